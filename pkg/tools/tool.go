@@ -162,6 +162,9 @@ type Answer struct {
 	Answer string `json:"answer,omitempty"`
 	// Source is "option" or "custom" when answered.
 	Source string `json:"source,omitempty"`
+	// Via says where the answer came from: "terminal", "stdin", "driver" or
+	// "none". It is reported in the ask.answer event, not to the model.
+	Via string `json:"via,omitempty"`
 }
 
 // Asker gets answers from a person (terminal, stdin line, an NDJSON driver).
@@ -175,7 +178,8 @@ type Asker interface {
 type Outcome struct {
 	ToolID string
 	OK     bool
-	// Result is the (possibly truncated) result when OK.
+	// Result is the (possibly truncated) result when OK, as the model sees
+	// it: a string for a text result, json.RawMessage for a structured one.
 	Result any
 	// Err is the error when !OK.
 	Err *Error
@@ -185,4 +189,8 @@ type Outcome struct {
 	// Bytes is the size of the result in the envelope.
 	Bytes    int
 	Duration time.Duration
+	// InputRequired is set when the tool needed a person's answer and none
+	// could be had (ErrInputRequired); the runner ends the run with
+	// input_required.
+	InputRequired bool
 }

@@ -1,0 +1,513 @@
+// Package runner is tavo's model loop: rounds of model requests and the tool
+// calls they ask for, the limits of a run (rounds, tool calls, time), the
+// reasoning-context modes, and how a run ends.
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/tools"
+)
+
+// Defaults of SPEC §1.
+const (
+	DefaultMaxRounds    = 5
+	DefaultMaxToolCalls = 32
+	DefaultToolTimeout  = 60 * time.Second
+)
+
+// Options configure one run.
+type Options struct {
+	Provider providers.Provider
+	// ProfileName and ProviderName are reported in run.started.
+	ProfileName string
+	Model       string
+	System      string
+	// History is the earlier conversation (a continued session).
+	History []providers.Message
+	// Prompt is the new user message.
+	Prompt providers.Message
+
+	// Catalog holds every tool this run may use; nil or ToolsEnabled false
+	// means the model gets no tools.
+	Catalog      *tools.Catalog
+	ToolsEnabled bool
+	// DynamicTools sends only resident tools and tavo_tool_search first.
+	DynamicTools bool
+
+	MaxRounds       int
+	MaxToolCalls    int
+	ToolTimeout     time.Duration
+	Reasoning       ReasoningContext
+	Stream          bool
+	MaxOutputTokens int
+	Params          map[string]any
+	// Prices, when set, add cost_usd to usage.
+	Prices *Prices
+
+	// Asker answers tavo_ask_user; nil answers "cancelled".
+	Asker tools.Asker
+	// Guidance delivers driver guidance, added before the next model request.
+	Guidance <-chan string
+
+	Emitter   *events.Emitter
+	RunID     string
+	SessionID string
+	// Resume is the command that continues this session, for run.completed.
+	Resume string
+	Now    func() time.Time
+}
+
+// Prices are per-million-token prices in USD.
+type Prices struct {
+	InputPerMTok       float64
+	OutputPerMTok      float64
+	CachedInputPerMTok float64
+}
+
+// Result is how a run ended.
+type Result struct {
+	Status   string
+	ExitCode int
+	Text     string
+	// Messages are the messages this run added to the conversation (the
+	// prompt, assistant turns, tool results), in order.
+	Messages  []providers.Message
+	Usage     providers.Usage
+	Rounds    int
+	ToolCalls events.ToolCallCounts
+	Err       *events.ErrorInfo
+}
+
+// StopCause is the cause a caller gives when it cancels a run's context
+// (a signal, a driver's cancel line), so the run reports the right status
+// and exit code.
+type StopCause struct {
+	Reason   string
+	ExitCode int
+}
+
+func (s *StopCause) Error() string { return s.Reason }
+
+type run struct {
+	opts     Options
+	start    time.Time
+	msgs     []providers.Message
+	added    int // index in msgs where this run's messages start
+	vis      *tools.Visibility
+	exec     *tools.Executor
+	env      *tools.Env
+	usage    providers.Usage
+	counts   events.ToolCallCounts
+	round    int
+	requests int // model requests sent
+	lastText string
+}
+
+// Run executes the model loop once and always emits exactly one run.completed
+// event, whatever happens.
+func Run(ctx context.Context, opts Options) *Result {
+	r := newRun(opts)
+	res := r.loop(ctx)
+	r.complete(res)
+	return res
+}
+
+func newRun(opts Options) *run {
+	if opts.MaxRounds <= 0 {
+		opts.MaxRounds = DefaultMaxRounds
+	}
+	if opts.MaxToolCalls <= 0 {
+		opts.MaxToolCalls = DefaultMaxToolCalls
+	}
+	if opts.ToolTimeout <= 0 {
+		opts.ToolTimeout = DefaultToolTimeout
+	}
+	if opts.Reasoning == "" {
+		opts.Reasoning = ReasoningOff
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	r := &run{opts: opts, start: opts.Now()}
+	r.msgs = append(append([]providers.Message(nil), opts.History...), opts.Prompt)
+	r.added = len(opts.History)
+	if r.toolsOn() {
+		r.vis = tools.NewVisibility(r.initialTools()...)
+		r.exec = &tools.Executor{
+			Catalog: opts.Catalog,
+			Timeout: opts.ToolTimeout,
+			Budget:  tools.NewBudget(tools.MaxResultBytes, tools.MaxRunResultBytes),
+		}
+	}
+	r.env = &tools.Env{
+		RunID:      opts.RunID,
+		SessionID:  opts.SessionID,
+		Asker:      opts.Asker,
+		Emit:       func(t string, p any) { r.emit(events.Type(t), p) },
+		Visibility: r.vis,
+		Catalog:    opts.Catalog,
+	}
+	return r
+}
+
+func (r *run) toolsOn() bool { return r.opts.ToolsEnabled && r.opts.Catalog != nil }
+
+// initialTools are the tools visible in the first request: under dynamic
+// loading tool search and the resident tools, else every tool.
+func (r *run) initialTools() []string {
+	var names []string
+	for _, s := range r.opts.Catalog.Specs() {
+		if !r.opts.DynamicTools || s.Resident || s.Name == tools.ToolSearchName {
+			names = append(names, s.Name)
+		}
+	}
+	// tavo_tool_search leads the list, as the model sees it first.
+	for i, n := range names {
+		if n == tools.ToolSearchName && i > 0 {
+			copy(names[1:i+1], names[:i])
+			names[0] = tools.ToolSearchName
+		}
+	}
+	return names
+}
+
+func (r *run) emit(t events.Type, payload any) {
+	if r.opts.Emitter != nil {
+		r.opts.Emitter.Emit(t, payload)
+	}
+}
+
+func (r *run) loop(ctx context.Context) *Result {
+	var visible []string
+	if r.vis != nil {
+		visible = r.vis.Visible()
+	}
+	r.emit(events.RunStarted, events.RunStartedP{
+		SessionID:        r.opts.SessionID,
+		Profile:          r.opts.ProfileName,
+		Provider:         string(r.providerName()),
+		Model:            r.opts.Model,
+		Tools:            nonNil(visible),
+		DynamicTools:     r.toolsOn() && r.opts.DynamicTools,
+		MaxRounds:        r.opts.MaxRounds,
+		ReasoningContext: string(r.opts.Reasoning),
+	})
+	for r.round = 1; ; r.round++ {
+		if res := r.stopped(ctx); res != nil {
+			return res
+		}
+		if r.vis != nil {
+			if added := r.vis.Advance(); len(added) > 0 {
+				r.emit(events.ToolsVisible, events.ToolsVisibleP{Added: added, Reason: "tool_search"})
+			}
+		}
+		r.takeGuidance()
+		r.emit(events.RoundStarted, events.RoundStartedP{Round: r.round})
+		r.requests++
+		resp, err := r.request(ctx)
+		if err != nil {
+			if res := r.stopped(ctx); res != nil {
+				return res
+			}
+			pe := providers.AsError(err)
+			return r.failed(string(pe.Code), pe.Error())
+		}
+		r.usage = r.usage.Add(resp.Usage)
+		r.msgs = append(r.msgs, resp.Message)
+		r.lastText = resp.Message.Text()
+		calls := resp.Message.ToolCalls()
+		r.emitMessage(resp, calls)
+		if len(calls) == 0 {
+			return r.result(events.StatusCompleted, nil)
+		}
+		if r.round >= r.opts.MaxRounds {
+			r.answerUnrun(calls, "not run: the run reached its round limit")
+			return r.result(events.StatusMaxRounds, &events.ErrorInfo{
+				Code:    "max_rounds",
+				Message: fmt.Sprintf("the model still asked for tools after %d rounds (raise --max-rounds)", r.opts.MaxRounds),
+			})
+		}
+		if res := r.runTools(ctx, calls); res != nil {
+			return res
+		}
+	}
+}
+
+func (r *run) providerName() providers.Protocol {
+	if r.opts.Provider == nil {
+		return ""
+	}
+	return r.opts.Provider.Protocol()
+}
+
+// takeGuidance adds pending driver guidance as user messages.
+func (r *run) takeGuidance() {
+	if r.opts.Guidance == nil {
+		return
+	}
+	for {
+		select {
+		case text, ok := <-r.opts.Guidance:
+			if !ok {
+				r.opts.Guidance = nil
+				return
+			}
+			if strings.TrimSpace(text) != "" {
+				r.msgs = append(r.msgs, providers.Message{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: text}}})
+			}
+		default:
+			return
+		}
+	}
+}
+
+// request sends one model request built from the history.
+func (r *run) request(ctx context.Context) (*providers.Response, error) {
+	req := &providers.Request{
+		Model:           r.opts.Model,
+		System:          r.opts.System,
+		Stream:          r.opts.Stream,
+		MaxOutputTokens: r.opts.MaxOutputTokens,
+		Params:          r.opts.Params,
+	}
+	keepChain := false
+	if ck, ok := r.opts.Provider.(ChainKeeper); ok {
+		keepChain = ck.RequiresActiveChain()
+	}
+	req.Messages = selectReasoning(r.msgs, r.opts.Reasoning, r.added, keepChain)
+	if r.vis != nil {
+		for _, name := range r.vis.Visible() {
+			t, ok := r.opts.Catalog.Get(name)
+			if !ok {
+				continue
+			}
+			s := t.Spec()
+			req.Tools = append(req.Tools, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+		}
+	}
+	if len(req.Tools) > 0 {
+		req.System = joinNonEmpty(req.System, tools.UsageHint)
+	}
+	return r.opts.Provider.Complete(ctx, req, &sink{r: r})
+}
+
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
+}
+
+// sink turns provider progress into events.
+type sink struct{ r *run }
+
+func (s *sink) TextDelta(text string) {
+	if text != "" {
+		s.r.emit(events.TextDelta, events.DeltaP{Round: s.r.round, Text: text})
+	}
+}
+
+func (s *sink) ReasoningDelta(text string) {
+	if text != "" {
+		s.r.emit(events.ReasoningDelta, events.DeltaP{Round: s.r.round, Text: text})
+	}
+}
+
+func (s *sink) Retry(attempt int, wait time.Duration, reason string) {
+	s.r.emit(events.Retry, events.RetryP{Attempt: attempt, WaitMS: wait.Milliseconds(), Reason: reason})
+}
+
+func (r *run) emitMessage(resp *providers.Response, calls []providers.ToolCall) {
+	refs := make([]events.ToolCallRef, 0, len(calls))
+	for _, c := range calls {
+		refs = append(refs, events.ToolCallRef{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	var reasoning strings.Builder
+	for _, p := range resp.Message.Parts {
+		if p.Type == providers.PartReasoning && p.Reasoning != nil {
+			reasoning.WriteString(p.Reasoning.Text)
+		}
+	}
+	r.emit(events.MessageT, events.MessageP{
+		Round:        r.round,
+		Text:         resp.Message.Text(),
+		Reasoning:    reasoning.String(),
+		ToolCalls:    refs,
+		FinishReason: string(resp.FinishReason),
+		Usage:        r.usageOf(resp.Usage),
+	})
+}
+
+// runTools runs the calls of one response in provider order. It returns a
+// result when the run must end.
+func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result {
+	r.env.Round = r.round
+	results := providers.Message{Role: providers.RoleTool}
+	defer func() {
+		if len(results.Parts) > 0 {
+			r.msgs = append(r.msgs, results)
+		}
+	}()
+	for i, call := range calls {
+		if res := r.stopped(ctx); res != nil {
+			results.Parts = append(results.Parts, unrunParts(calls[i:], "not run: the run was stopped")...)
+			return res
+		}
+		if r.counts.Total >= r.opts.MaxToolCalls {
+			results.Parts = append(results.Parts, unrunParts(calls[i:], "not run: the run reached its tool-call limit")...)
+			return r.result(events.StatusMaxToolCalls, &events.ErrorInfo{
+				Code:    "max_tool_calls",
+				Message: fmt.Sprintf("the model asked for more than %d tool calls (raise --max-tool-calls)", r.opts.MaxToolCalls),
+			})
+		}
+		r.counts.Total++
+		toolID := call.Name
+		if t, ok := r.opts.Catalog.Get(call.Name); ok {
+			toolID = t.Spec().ID
+		}
+		r.emit(events.ToolCall, events.ToolCallP{
+			Round: r.round, CallID: call.ID, Name: call.Name, ToolID: toolID, Arguments: eventArguments(call.Arguments),
+		})
+		out := r.exec.Execute(ctx, r.env, call)
+		if !out.OK {
+			r.counts.Failed++
+			if out.Err != nil && out.Err.Code == tools.CodePermissionDenied {
+				r.counts.Denied++
+			}
+		}
+		r.emitResult(call, out)
+		results.Parts = append(results.Parts, providers.Part{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{
+			CallID: call.ID, Name: call.Name, Content: out.Envelope, IsError: !out.OK,
+		}})
+		if out.InputRequired {
+			results.Parts = append(results.Parts, unrunParts(calls[i+1:], "not run: the run ended waiting for an answer")...)
+			return r.result(events.StatusInputRequired, &events.ErrorInfo{
+				Code:    "input_required",
+				Message: "tavo_ask_user needed an answer and --ask fail forbids asking",
+			})
+		}
+	}
+	return nil
+}
+
+func (r *run) emitResult(call providers.ToolCall, out tools.Outcome) {
+	p := events.ToolResultP{
+		Round: r.round, CallID: call.ID, Name: call.Name, OK: out.OK,
+		Truncated: out.Truncated, Bytes: out.Bytes, DurationMS: out.Duration.Milliseconds(),
+	}
+	if out.OK {
+		p.Result = out.Result
+	} else if out.Err != nil {
+		p.Error = &events.ErrorInfo{Code: out.Err.Code, Message: out.Err.Message, Details: out.Err.Details}
+	}
+	r.emit(events.ToolResult, p)
+}
+
+// answerUnrun records results for calls that will not run, so a continued
+// conversation stays valid for every provider (each call needs a result).
+func (r *run) answerUnrun(calls []providers.ToolCall, why string) {
+	r.msgs = append(r.msgs, providers.Message{Role: providers.RoleTool, Parts: unrunParts(calls, why)})
+}
+
+func unrunParts(calls []providers.ToolCall, why string) []providers.Part {
+	parts := make([]providers.Part, 0, len(calls))
+	for _, c := range calls {
+		env, _ := json.Marshal(map[string]any{"ok": false, "error": map[string]string{"code": tools.CodeCancelled, "message": why}})
+		parts = append(parts, providers.Part{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{
+			CallID: c.ID, Name: c.Name, Content: string(env), IsError: true,
+		}})
+	}
+	return parts
+}
+
+// eventArguments is what tool.call shows: the model's JSON as sent, "{}"
+// for no arguments, or the raw text when it is not JSON.
+func eventArguments(raw string) any {
+	if strings.TrimSpace(raw) == "" {
+		return json.RawMessage("{}")
+	}
+	return events.ParseArguments(raw)
+}
+
+// stopped reports how the run ends when its context is done.
+func (r *run) stopped(ctx context.Context) *Result {
+	if ctx.Err() == nil {
+		return nil
+	}
+	cause := context.Cause(ctx)
+	var sc *StopCause
+	switch {
+	case errors.As(cause, &sc):
+		res := r.result(events.StatusCancelled, &events.ErrorInfo{Code: "cancelled", Message: sc.Reason})
+		if sc.ExitCode != 0 {
+			res.ExitCode = sc.ExitCode
+		}
+		return res
+	case errors.Is(cause, context.DeadlineExceeded):
+		return r.result(events.StatusTimeout, &events.ErrorInfo{Code: "timeout", Message: "the run reached its --timeout"})
+	}
+	return r.result(events.StatusCancelled, &events.ErrorInfo{Code: "cancelled", Message: "the run was cancelled"})
+}
+
+func (r *run) failed(code, msg string) *Result {
+	return r.result(events.StatusFailed, &events.ErrorInfo{Code: code, Message: msg})
+}
+
+func (r *run) result(status string, errInfo *events.ErrorInfo) *Result {
+	return &Result{
+		Status:    status,
+		ExitCode:  events.ExitCodeFor(status),
+		Text:      r.lastText,
+		Messages:  r.msgs[r.added:],
+		Usage:     r.usage,
+		Rounds:    r.requests,
+		ToolCalls: r.counts,
+		Err:       errInfo,
+	}
+}
+
+func (r *run) complete(res *Result) {
+	r.emit(events.RunCompleted, events.RunCompletedP{
+		Status:     res.Status,
+		ExitCode:   res.ExitCode,
+		Text:       res.Text,
+		Rounds:     res.Rounds,
+		ToolCalls:  res.ToolCalls,
+		Usage:      r.usageOf(res.Usage),
+		DurationMS: r.opts.Now().Sub(r.start).Milliseconds(),
+		Error:      res.Err,
+		Resume:     r.opts.Resume,
+	})
+}
+
+func (r *run) usageOf(u providers.Usage) events.Usage {
+	eu := events.UsageFrom(u)
+	if p := r.opts.Prices; p != nil {
+		cached := p.CachedInputPerMTok
+		if cached == 0 {
+			cached = p.InputPerMTok
+		}
+		uncached := u.InputTokens - u.CachedTokens
+		cost := (float64(uncached)*p.InputPerMTok + float64(u.CachedTokens)*cached + float64(u.OutputTokens)*p.OutputPerMTok) / 1e6
+		eu.CostUSD = &cost
+	}
+	return eu
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
