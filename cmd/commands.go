@@ -1,0 +1,13 @@
+package cmd
+
+import "github.com/spf13/cobra"
+
+// subcommands lists tavo's top-level commands.
+func subcommands(f *Factory) []*cobra.Command {
+	return []*cobra.Command{
+		newCmdProfile(f),
+		newCmdRun(f),
+		newCmdTools(f),
+		newCmdVersion(f),
+	}
+}

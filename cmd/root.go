@@ -1,0 +1,126 @@
+// Package cmd holds tavo's Cobra commands. Commands are thin: flags become an
+// options struct, one call goes into pkg/, and the result is printed.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/cli"
+)
+
+// Version is set at build time with -ldflags "-X github.com/tavo-cli/tavo/cmd.Version=…".
+var Version = "dev"
+
+// ExitError carries a process exit code with the error that caused it.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// usageError marks an error as a usage or configuration error (exit 2).
+func usageError(err error) error { return &ExitError{Code: 2, Err: err} }
+
+// silentExit ends the process with code without printing anything more (the
+// command already reported, e.g. through a run.completed event).
+func silentExit(code int) error { return &ExitError{Code: code} }
+
+// Execute runs the root command with the process's streams and environment
+// and returns the exit code.
+func Execute() int {
+	f := &Factory{IO: cli.System(), Getenv: os.Getenv}
+	return ExecuteWith(context.Background(), f, os.Args[1:])
+}
+
+// ExecuteWith runs tavo with the given factory and arguments.
+func ExecuteWith(ctx context.Context, f *Factory, args []string) int {
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			printError(f, ee.Err)
+		}
+		return ee.Code
+	}
+	printError(f, err)
+	// Cobra's own flag and argument errors are usage errors.
+	return 2
+}
+
+func printError(f *Factory, err error) {
+	msg := strings.TrimSpace(err.Error())
+	// One actionable line: collapse anything multi-line a library produced.
+	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
+	fmt.Fprintf(f.IO.ErrOut, "tavo: %s\n", msg)
+}
+
+// NewCmdRoot builds the command tree.
+func NewCmdRoot(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "tavo",
+		Short: "Run LLM tool-calling loops headlessly, for scripts",
+		Long: `tavo runs a model loop once — prompt in, tools called, final answer out — and
+streams NDJSON events a program can read line by line. Whatever a model can do
+through a tool, a person can do through a subcommand.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.SetVersionTemplate("tavo {{.Version}}\n")
+	pf := root.PersistentFlags()
+	pf.StringVar(&f.ConfigPath, "config", "", "config file (env TAVO_CONFIG; default $XDG_CONFIG_HOME/tavo/config.toml)")
+	pf.StringVar(&f.DataDir, "data-dir", "", "data directory (env TAVO_DATA_DIR; default $XDG_DATA_HOME/tavo)")
+	pf.StringVarP(&f.Output, "output", "o", "", "output format: text|json|ndjson (default: text on a terminal, else the command's pipe format)")
+	pf.StringVar(&f.JQ, "jq", "", "filter JSON output with a jq expression")
+	pf.BoolVarP(&f.Quiet, "quiet", "q", false, "print less")
+	pf.BoolVarP(&f.Verbose, "verbose", "v", false, "print diagnostics to stderr")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(err) })
+
+	for _, c := range subcommands(f) {
+		root.AddCommand(c)
+	}
+	return root
+}
+
+// signalContext returns a context cancelled on SIGINT or SIGTERM, with a
+// runner.StopCause naming the signal and its exit code as the cause.
+func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-ch:
+			cancel(stopCauseFor(s))
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel(nil)
+	}
+}

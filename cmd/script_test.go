@@ -1,0 +1,168 @@
+package cmd_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tavo-cli/tavo/cmd"
+	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/providers/fake"
+)
+
+// TestMain lets testscript run the tavo binary: the test binary re-executes
+// itself as "tavo", with the same main as the built program.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"tavo": func() { os.Exit(cmd.Execute()) },
+	})
+}
+
+type fakeKey struct{}
+
+// TestScripts runs the end-to-end CLI tests in testdata/script.
+func TestScripts(t *testing.T) {
+	fixtures, _ := fake.FixturesDir()
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
+			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
+			env.Setenv("TAVO_PROVIDER_FIXTURES", fixtures)
+			env.Values[fakeKey{}] = new(*fake.Server)
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fake":        cmdFake,
+			"requests":    cmdRequests,
+			"checkevents":  cmdCheckEvents,
+			"waitrequests": cmdWaitRequests,
+		},
+	})
+}
+
+// cmdFake starts a fake provider serving the replies of a script file and
+// points OPENAI_BASE_URL at it. Requests that break the official schema are
+// refused with 400, as the real API would.
+//
+//	fake SCRIPT.json
+func cmdFake(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fake SCRIPT.json")
+	}
+	replies, err := fake.LoadScript(ts.MkAbs(args[0]))
+	ts.Check(err)
+	srv := fake.NewServer(nil)
+	srv.ValidateRequests(true)
+	srv.Enqueue(replies...)
+	ts.Defer(srv.Close)
+	*ts.Value(fakeKey{}).(**fake.Server) = srv
+	ts.Setenv("OPENAI_BASE_URL", srv.URL)
+	ts.Setenv("FAKE_URL", srv.URL)
+}
+
+// cmdRequests prints the requests the fake received as NDJSON on stdout, or
+// with an index, that request's body as indented JSON.
+//
+//	requests [N]
+func cmdRequests(ts *testscript.TestScript, neg bool, args []string) {
+	srv := *ts.Value(fakeKey{}).(**fake.Server)
+	if srv == nil {
+		ts.Fatalf("requests: no fake server started")
+	}
+	reqs := srv.Requests()
+	if len(args) == 1 {
+		var n int
+		if _, err := fmt.Sscan(args[0], &n); err != nil || n < 0 || n >= len(reqs) {
+			ts.Fatalf("requests: no request %s (got %d)", args[0], len(reqs))
+		}
+		var buf bytes.Buffer
+		ts.Check(json.Indent(&buf, reqs[n].Body, "", "  "))
+		buf.WriteByte('\n')
+		ts.Stdout().Write(buf.Bytes())
+		return
+	}
+	for _, r := range reqs {
+		b, err := json.Marshal(r)
+		ts.Check(err)
+		ts.Stdout().Write(append(b, '\n'))
+	}
+}
+
+// cmdCheckEvents checks an NDJSON event file: every line valid against the
+// schema, seq from 1 without gaps, one run.completed and it is last, and its
+// exit_code equal to the given one.
+//
+//	checkevents FILE EXITCODE
+func cmdCheckEvents(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: checkevents FILE EXITCODE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var want int
+	fmt.Sscan(args[1], &want)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	seq, completed := int64(0), 0
+	var last events.Envelope
+	for sc.Scan() {
+		line := sc.Bytes()
+		if err := events.Validate(line); err != nil {
+			ts.Fatalf("event %d: %v\n%s", seq+1, err, line)
+		}
+		var e struct {
+			Seq     int64  `json:"seq"`
+			Type    string `json:"type"`
+			Payload struct {
+				ExitCode int `json:"exit_code"`
+			} `json:"payload"`
+		}
+		ts.Check(json.Unmarshal(line, &e))
+		seq++
+		if e.Seq != seq {
+			ts.Fatalf("seq %d where %d was due", e.Seq, seq)
+		}
+		if e.Type == string(events.RunCompleted) {
+			completed++
+			if e.Payload.ExitCode != want {
+				ts.Fatalf("run.completed exit_code %d, want %d", e.Payload.ExitCode, want)
+			}
+		}
+		last.Type = events.Type(e.Type)
+	}
+	if completed != 1 || last.Type != events.RunCompleted {
+		ts.Fatalf("want exactly one run.completed, last; got %d, last %s", completed, last.Type)
+	}
+}
+
+// cmdWaitRequests waits until the fake has received N requests (at most 10s),
+// so a test can signal a process that is surely inside its run.
+//
+//	waitrequests N
+func cmdWaitRequests(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitrequests N")
+	}
+	var n int
+	fmt.Sscan(args[0], &n)
+	srv := *ts.Value(fakeKey{}).(**fake.Server)
+	if srv == nil {
+		ts.Fatalf("waitrequests: no fake server started")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(srv.Requests()) < n {
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitrequests: %d requests after 10s, want %d", len(srv.Requests()), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,29 @@
+package cmd
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/cli"
+)
+
+func newCmdVersion(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print tavo's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			info := map[string]string{"version": Version, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH}
+			format, err := cli.ResolveFormat(f.Output, f.IO, cli.FormatText)
+			if err != nil {
+				return usageError(err)
+			}
+			if format != cli.FormatText || f.JQ != "" {
+				return printJSON(f, info)
+			}
+			_, err = fmt.Fprintf(f.IO.Out, "tavo %s (%s %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return err
+		},
+	}
+}

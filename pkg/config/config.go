@@ -1,0 +1,237 @@
+// Package config reads and writes tavo's configuration file (TOML): provider
+// profiles, search APIs, command tools and MCP servers. It also turns a
+// profile, command-line overrides and the environment into the one provider
+// configuration a run uses (Resolve).
+//
+// The file is decoded strictly: a key tavo does not know is an error naming
+// the key, so a typo never silently does nothing.
+package config
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+)
+
+// Config is the whole configuration file.
+type Config struct {
+	// DefaultProfile names the profile used when neither -p/--profile nor
+	// TAVO_PROFILE names one.
+	DefaultProfile string `toml:"default_profile,omitempty"`
+	// Profiles are the named provider profiles.
+	Profiles map[string]*Profile `toml:"profiles,omitempty"`
+	// Search holds the web search APIs (SPEC §7).
+	Search SearchConfig `toml:"search,omitempty"`
+	// Tools are command tools, by tool name (SPEC §9).
+	Tools map[string]*CommandTool `toml:"tools,omitempty"`
+	// MCP are MCP servers, by server name (SPEC §9).
+	MCP map[string]*MCPServer `toml:"mcp,omitempty"`
+
+	path string
+}
+
+// Profile is one named provider profile: where a model is and how to run it.
+// Zero values mean "not set": the run's default applies (see Defaults).
+type Profile struct {
+	// Protocol is openai, openai-responses, anthropic or gemini (default openai).
+	Protocol string `toml:"protocol,omitempty"`
+	// BaseURL is the API root; empty means the protocol's environment
+	// variable or its official URL.
+	BaseURL string `toml:"base_url,omitempty"`
+	// Model is the model name sent to the API.
+	Model string `toml:"model,omitempty"`
+	// APIKeyEnv names the environment variable holding the key.
+	APIKeyEnv string `toml:"api_key_env,omitempty"`
+	// APIKey is the key itself. Allowed but discouraged (prefer APIKeyEnv);
+	// it is never printed and never encoded to JSON.
+	APIKey string `toml:"api_key,omitempty" json:"-"`
+	// AuthHeader replaces the protocol's auth header; the key is then sent
+	// as is, without "Bearer " (Azure: "api-key").
+	AuthHeader string `toml:"auth_header,omitempty"`
+	// Headers are extra request headers.
+	Headers map[string]string `toml:"headers,omitempty,inline"`
+	// Query are extra URL query parameters (Azure: api-version).
+	Query map[string]string `toml:"query,omitempty,inline"`
+	// ContextWindow is the model's context size in tokens (for compaction).
+	ContextWindow int `toml:"context_window,omitempty"`
+	// MaxOutputTokens caps each answer.
+	MaxOutputTokens int `toml:"max_output_tokens,omitempty"`
+	// Tools turns tool use on for runs with this profile (default off).
+	Tools *bool `toml:"tools,omitempty"`
+	// DynamicTools loads tools on demand through tool search (default on).
+	DynamicTools *bool `toml:"dynamic_tools,omitempty"`
+	// MaxRounds limits model rounds per run (default 5).
+	MaxRounds int `toml:"max_rounds,omitempty"`
+	// MaxToolCalls limits tool calls per run (default 32).
+	MaxToolCalls int `toml:"max_tool_calls,omitempty"`
+	// ToolTimeout limits one tool call, as a Go duration (default 60s).
+	ToolTimeout string `toml:"tool_timeout,omitempty"`
+	// Timeout limits the whole run, as a Go duration (default none).
+	Timeout string `toml:"timeout,omitempty"`
+	// ReasoningContext is off, since-user or active-chain (default off).
+	ReasoningContext string `toml:"reasoning_context,omitempty"`
+	// Stream asks for streamed responses (default on).
+	Stream *bool `toml:"stream,omitempty"`
+	// Params are extra request-body fields sent with every request.
+	Params map[string]any `toml:"params,omitempty,inline"`
+	// Prices give per-million-token prices so usage can carry cost_usd.
+	Prices *Prices `toml:"prices,omitempty,inline"`
+}
+
+// Prices are a model's prices in US dollars per million tokens.
+type Prices struct {
+	InputPerMTok       float64 `toml:"input_per_mtok,omitempty" json:"input_per_mtok"`
+	OutputPerMTok      float64 `toml:"output_per_mtok,omitempty" json:"output_per_mtok"`
+	CachedInputPerMTok float64 `toml:"cached_input_per_mtok,omitempty" json:"cached_input_per_mtok,omitempty"`
+}
+
+// The run defaults of SPEC §1, applied by Defaults to what a profile leaves unset.
+const (
+	DefaultMaxRounds        = 5
+	DefaultMaxToolCalls     = 32
+	DefaultToolTimeout      = "60s"
+	DefaultReasoningContext = "off"
+	DefaultProtocol         = "openai"
+)
+
+// Defaults returns a copy of p with every run option that p leaves unset
+// filled with tavo's default. Maps are copied too, so the result may be
+// changed freely.
+func (p Profile) Defaults() Profile {
+	if p.Protocol == "" {
+		p.Protocol = DefaultProtocol
+	}
+	if p.Tools == nil {
+		p.Tools = boolPtr(false)
+	}
+	if p.DynamicTools == nil {
+		p.DynamicTools = boolPtr(true)
+	}
+	if p.Stream == nil {
+		p.Stream = boolPtr(true)
+	}
+	if p.MaxRounds == 0 {
+		p.MaxRounds = DefaultMaxRounds
+	}
+	if p.MaxToolCalls == 0 {
+		p.MaxToolCalls = DefaultMaxToolCalls
+	}
+	if p.ToolTimeout == "" {
+		p.ToolTimeout = DefaultToolTimeout
+	}
+	if p.ReasoningContext == "" {
+		p.ReasoningContext = DefaultReasoningContext
+	}
+	return p.clone()
+}
+
+// clone copies p deeply enough that changing the copy's maps or pointers
+// leaves p alone.
+func (p Profile) clone() Profile {
+	p.Headers = maps.Clone(p.Headers)
+	p.Query = maps.Clone(p.Query)
+	p.Params = maps.Clone(p.Params)
+	if p.Tools != nil {
+		p.Tools = boolPtr(*p.Tools)
+	}
+	if p.DynamicTools != nil {
+		p.DynamicTools = boolPtr(*p.DynamicTools)
+	}
+	if p.Stream != nil {
+		p.Stream = boolPtr(*p.Stream)
+	}
+	if p.Prices != nil {
+		pr := *p.Prices
+		p.Prices = &pr
+	}
+	return p
+}
+
+// ToolTimeoutDuration returns ToolTimeout parsed (0 when unset).
+func (p *Profile) ToolTimeoutDuration() time.Duration { return mustDuration(p.ToolTimeout) }
+
+// TimeoutDuration returns Timeout parsed (0 when unset: no limit).
+func (p *Profile) TimeoutDuration() time.Duration { return mustDuration(p.Timeout) }
+
+// mustDuration parses a duration that validation has already checked.
+func mustDuration(s string) time.Duration {
+	if s == "" {
+		return 0
+	}
+	d, _ := time.ParseDuration(s)
+	return d
+}
+
+// String describes p without its key, so that printing a profile by
+// accident never shows one.
+func (p Profile) String() string {
+	key := "none"
+	switch {
+	case p.APIKeyEnv != "":
+		key = "env " + p.APIKeyEnv
+	case p.APIKey != "":
+		key = "config (hidden)"
+	}
+	return fmt.Sprintf("{protocol:%s base_url:%s model:%s key:%s}", p.Protocol, p.BaseURL, p.Model, key)
+}
+
+// GoString is String, so %#v cannot show the key either.
+func (p Profile) GoString() string { return p.String() }
+
+// SearchConfig holds the web search APIs. Only its shape is checked here;
+// the search feature gives it meaning.
+type SearchConfig struct {
+	// Default names the API that runs.
+	Default string `toml:"default,omitempty"`
+	// Fallback names APIs tried, in order, when the default fails.
+	Fallback []string `toml:"fallback,omitempty"`
+	// APIs are the configured search APIs by name.
+	APIs map[string]*SearchAPI `toml:"apis,omitempty"`
+}
+
+// SearchAPI is one configured search API.
+type SearchAPI struct {
+	// Engine is tavily, searxng or brave.
+	Engine          string `toml:"engine"`
+	APIKey          string `toml:"api_key,omitempty" json:"-"`
+	APIKeyEnv       string `toml:"api_key_env,omitempty"`
+	BaseURL         string `toml:"base_url,omitempty"`
+	Depth           string `toml:"depth,omitempty"`
+	MaxResults      int    `toml:"max_results,omitempty"`
+	Topic           string `toml:"topic,omitempty"`
+	ChunksPerSource int    `toml:"chunks_per_source,omitempty"`
+}
+
+// CommandTool is a tool backed by a local command (SPEC §9).
+type CommandTool struct {
+	Description string `toml:"description,omitempty"`
+	// Command is the argv to run; the arguments arrive on stdin as JSON.
+	Command []string `toml:"command"`
+	// Schema is the JSON Schema of the arguments, as JSON text.
+	Schema string `toml:"schema,omitempty,multiline"`
+	// Timeout limits one call, as a Go duration.
+	Timeout string `toml:"timeout,omitempty"`
+	// Confirm asks a person before each call.
+	Confirm     bool              `toml:"confirm,omitempty"`
+	DisplayName string            `toml:"display_name,omitempty"`
+	Env         map[string]string `toml:"env,omitempty,inline"`
+}
+
+// MCPServer is an MCP server reached over stdio (Command) or streamable
+// HTTP (URL).
+type MCPServer struct {
+	Command []string          `toml:"command,omitempty"`
+	Args    []string          `toml:"args,omitempty"`
+	Env     map[string]string `toml:"env,omitempty,inline"`
+	URL     string            `toml:"url,omitempty"`
+	Headers map[string]string `toml:"headers,omitempty,inline"`
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// sortedKeys returns m's keys in order, so that validation and listings are
+// deterministic.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

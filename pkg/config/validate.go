@@ -1,0 +1,271 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/net/http/httpguts"
+)
+
+// Protocols lists the protocol names a profile or --provider may use.
+var Protocols = []string{"openai", "openai-responses", "anthropic", "gemini"}
+
+// ReasoningContexts lists the values of reasoning_context.
+var ReasoningContexts = []string{"off", "since-user", "active-chain"}
+
+var (
+	searchEngines = []string{"tavily", "searxng", "brave"}
+	searchDepths  = []string{"basic", "advanced", "fast", "ultra-fast"}
+
+	profileNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	envNameRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// Tool names as the strictest provider (OpenAI) accepts them.
+	toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+)
+
+// ValidateProfileName checks that name can name a profile: 1–64 letters,
+// digits, '.', '_' or '-', starting with a letter or digit.
+func ValidateProfileName(name string) error {
+	if !profileNameRE.MatchString(name) {
+		return fmt.Errorf("invalid profile name %q: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// Validate checks every section of c and returns the first problem as an
+// *Error, or nil.
+func (c *Config) Validate() error {
+	for _, name := range sortedKeys(c.Profiles) {
+		if err := ValidateProfileName(name); err != nil {
+			return &Error{Msg: err.Error(), Err: err}
+		}
+		p := c.Profiles[name]
+		if p == nil {
+			return errorf("profile %q is empty", name)
+		}
+		if err := p.Validate(); err != nil {
+			return &Error{Msg: fmt.Sprintf("profile %q: %v", name, err), Err: err}
+		}
+	}
+	if err := c.Search.validate(); err != nil {
+		return &Error{Msg: "search: " + err.Error(), Err: err}
+	}
+	for _, name := range sortedKeys(c.Tools) {
+		if err := validateCommandTool(name, c.Tools[name]); err != nil {
+			return &Error{Msg: fmt.Sprintf("tools.%s: %v", name, err), Err: err}
+		}
+	}
+	for _, name := range sortedKeys(c.MCP) {
+		if err := validateMCP(c.MCP[name]); err != nil {
+			return &Error{Msg: fmt.Sprintf("mcp.%s: %v", name, err), Err: err}
+		}
+	}
+	return nil
+}
+
+// Validate checks p's values. Messages never repeat a value that could be a
+// secret (api_key_env, header values).
+func (p *Profile) Validate() error {
+	if p.Protocol != "" && !slices.Contains(Protocols, p.Protocol) {
+		return fmt.Errorf("protocol %q is not one of %s", p.Protocol, strings.Join(Protocols, ", "))
+	}
+	if p.BaseURL != "" {
+		if err := ValidateBaseURL(p.BaseURL); err != nil {
+			return fmt.Errorf("base_url: %w", err)
+		}
+	}
+	if err := validateEnvName("api_key_env", p.APIKeyEnv); err != nil {
+		return err
+	}
+	if p.AuthHeader != "" && !httpguts.ValidHeaderFieldName(p.AuthHeader) {
+		return fmt.Errorf("auth_header %q is not a valid HTTP header name", p.AuthHeader)
+	}
+	if err := validateHeaders(p.Headers); err != nil {
+		return err
+	}
+	for k := range p.Query {
+		if k == "" {
+			return errors.New("query: empty parameter name")
+		}
+	}
+	for _, n := range []struct {
+		key string
+		v   int
+		min int
+	}{
+		{"context_window", p.ContextWindow, 0},
+		{"max_output_tokens", p.MaxOutputTokens, 0},
+		{"max_rounds", p.MaxRounds, 1},
+		{"max_tool_calls", p.MaxToolCalls, 1},
+	} {
+		// Zero means unset; anything else must reach the minimum.
+		if n.v != 0 && n.v < n.min || n.v < 0 {
+			return fmt.Errorf("%s must be at least %d (got %d)", n.key, max(n.min, 1), n.v)
+		}
+	}
+	if p.ContextWindow > 0 && p.MaxOutputTokens >= p.ContextWindow {
+		return fmt.Errorf("max_output_tokens (%d) must be smaller than context_window (%d)", p.MaxOutputTokens, p.ContextWindow)
+	}
+	if err := validateDuration("tool_timeout", p.ToolTimeout); err != nil {
+		return err
+	}
+	if err := validateDuration("timeout", p.Timeout); err != nil {
+		return err
+	}
+	if p.ReasoningContext != "" && !slices.Contains(ReasoningContexts, p.ReasoningContext) {
+		return fmt.Errorf("reasoning_context %q is not one of %s", p.ReasoningContext, strings.Join(ReasoningContexts, ", "))
+	}
+	for k := range p.Params {
+		if k == "" {
+			return errors.New("params: empty field name")
+		}
+	}
+	if pr := p.Prices; pr != nil && (pr.InputPerMTok < 0 || pr.OutputPerMTok < 0 || pr.CachedInputPerMTok < 0) {
+		return errors.New("prices must not be negative")
+	}
+	return nil
+}
+
+// ValidateBaseURL checks that s is an absolute http or https URL. The error
+// never repeats s, which may carry credentials.
+func ValidateBaseURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("not a valid URL: %v", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("must start with http:// or https://")
+	}
+	if u.Host == "" {
+		return errors.New("has no host")
+	}
+	return nil
+}
+
+func validateEnvName(key, name string) error {
+	if name != "" && !envNameRE.MatchString(name) {
+		// The value is not repeated: people paste the key itself here.
+		return fmt.Errorf("%s must name an environment variable (like OPENAI_API_KEY), not hold the key itself", key)
+	}
+	return nil
+}
+
+func validateDuration(key, s string) error {
+	if s == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%s %q is not a duration (use e.g. 30s, 2m, 1h30m)", key, s)
+	}
+	if d <= 0 {
+		return fmt.Errorf("%s must be positive (got %s)", key, s)
+	}
+	return nil
+}
+
+func validateHeaders(h map[string]string) error {
+	for _, k := range sortedKeys(h) {
+		if !httpguts.ValidHeaderFieldName(k) {
+			return fmt.Errorf("headers: %q is not a valid HTTP header name", k)
+		}
+		if !httpguts.ValidHeaderFieldValue(h[k]) {
+			return fmt.Errorf("headers: the value of %q is not a valid HTTP header value", k)
+		}
+	}
+	return nil
+}
+
+func (s *SearchConfig) validate() error {
+	for _, name := range sortedKeys(s.APIs) {
+		a := s.APIs[name]
+		if a == nil {
+			return fmt.Errorf("apis.%s is empty", name)
+		}
+		if !slices.Contains(searchEngines, a.Engine) {
+			return fmt.Errorf("apis.%s: engine %q is not one of %s", name, a.Engine, strings.Join(searchEngines, ", "))
+		}
+		if err := validateEnvName("api_key_env", a.APIKeyEnv); err != nil {
+			return fmt.Errorf("apis.%s: %w", name, err)
+		}
+		if a.BaseURL != "" {
+			if err := ValidateBaseURL(a.BaseURL); err != nil {
+				return fmt.Errorf("apis.%s: base_url: %w", name, err)
+			}
+		} else if a.Engine == "searxng" {
+			return fmt.Errorf("apis.%s: searxng needs base_url (your instance's URL)", name)
+		}
+		if a.Depth != "" && !slices.Contains(searchDepths, a.Depth) {
+			return fmt.Errorf("apis.%s: depth %q is not one of %s", name, a.Depth, strings.Join(searchDepths, ", "))
+		}
+		if a.MaxResults < 0 || a.MaxResults > 20 {
+			return fmt.Errorf("apis.%s: max_results must be 1-20 (got %d)", name, a.MaxResults)
+		}
+		if a.ChunksPerSource < 0 || a.ChunksPerSource > 3 {
+			return fmt.Errorf("apis.%s: chunks_per_source must be 1-3 (got %d)", name, a.ChunksPerSource)
+		}
+	}
+	if s.Default != "" && s.APIs[s.Default] == nil {
+		return fmt.Errorf("default %q names no entry under [search.apis]", s.Default)
+	}
+	for _, f := range s.Fallback {
+		if s.APIs[f] == nil {
+			return fmt.Errorf("fallback %q names no entry under [search.apis]", f)
+		}
+	}
+	return nil
+}
+
+func validateCommandTool(name string, t *CommandTool) error {
+	if !toolNameRE.MatchString(name) {
+		return errors.New("a tool name may only use 1-64 letters, digits, '_' and '-'")
+	}
+	if t == nil || len(t.Command) == 0 || t.Command[0] == "" {
+		return errors.New("command is required (an argv list, e.g. [\"./tool.sh\", \"--json\"])")
+	}
+	if t.Schema != "" {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(t.Schema), &v); err != nil {
+			return fmt.Errorf("schema is not a JSON object: %v", err)
+		}
+	}
+	if err := validateDuration("timeout", t.Timeout); err != nil {
+		return err
+	}
+	for k := range t.Env {
+		if !envNameRE.MatchString(k) {
+			return fmt.Errorf("env: %q is not a valid environment variable name", k)
+		}
+	}
+	return nil
+}
+
+func validateMCP(m *MCPServer) error {
+	if m == nil {
+		return errors.New("empty server: give command or url")
+	}
+	switch {
+	case len(m.Command) > 0 && m.URL != "":
+		return errors.New("give either command (stdio) or url (HTTP), not both")
+	case len(m.Command) == 0 && m.URL == "":
+		return errors.New("give command (stdio) or url (HTTP)")
+	case m.URL != "":
+		if err := ValidateBaseURL(m.URL); err != nil {
+			return fmt.Errorf("url: %w", err)
+		}
+		if len(m.Args) > 0 || len(m.Env) > 0 {
+			return errors.New("args and env apply to a command server, not a url one")
+		}
+	}
+	return validateHeaders(m.Headers)
+}

@@ -1,0 +1,54 @@
+// Package builtin assembles tavo's built-in tools into a catalog.
+package builtin
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tavo-cli/tavo/pkg/tools"
+	"github.com/tavo-cli/tavo/pkg/tools/askuser"
+)
+
+// Deps are the engines the built-in tools adapt.
+type Deps struct{}
+
+// All returns every built-in tool.
+func All(d Deps) []tools.Tool {
+	return []tools.Tool{
+		tools.NewToolSearch(),
+		askuser.New(),
+	}
+}
+
+// Catalog builds the catalog of built-in tools, keeping only the names in
+// allow when it is non-empty. An unknown name in allow is an error, so a typo
+// never silently removes every tool.
+func Catalog(d Deps, allow []string) (*tools.Catalog, error) {
+	all := All(d)
+	if len(allow) == 0 {
+		return tools.NewCatalog(all...)
+	}
+	byName := map[string]tools.Tool{}
+	for _, t := range all {
+		byName[t.Spec().Name] = t
+	}
+	var kept []tools.Tool
+	seen := map[string]bool{}
+	for _, name := range allow {
+		t, ok := byName[name]
+		if !ok {
+			known := make([]string, 0, len(byName))
+			for n := range byName {
+				known = append(known, n)
+			}
+			sort.Strings(known)
+			return nil, fmt.Errorf("unknown tool %q in --tool (known: %s)", name, strings.Join(known, ", "))
+		}
+		if !seen[name] {
+			seen[name] = true
+			kept = append(kept, t)
+		}
+	}
+	return tools.NewCatalog(kept...)
+}
