@@ -171,6 +171,11 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	if err != nil {
 		return nil, usageError(err)
 	}
+	if f.Verbose {
+		for _, n := range res.Notes {
+			fmt.Fprintf(f.IO.ErrOut, "tavo: %s\n", n)
+		}
+	}
 	p := res.Profile
 	fl := cmd.Flags()
 	s := &runSetup{resolved: res}

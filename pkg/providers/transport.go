@@ -74,7 +74,7 @@ func (t *Transport) Do(ctx context.Context, call *Call, sink Sink) (*Response, e
 			return nil, cancelled(ctx)
 		}
 		err.Message = redact(err.Message, call.Secrets)
-		if !Retryable(err) || policy.MaxRetries < 0 || attempt >= policy.MaxRetries {
+		if track.delivered || !Retryable(err) || policy.MaxRetries < 0 || attempt >= policy.MaxRetries {
 			if attempt > 0 {
 				err.Message += fmt.Sprintf(" (gave up after %d retries)", attempt)
 			}
