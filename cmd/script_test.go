@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tavo-cli/tavo/cmd"
@@ -41,8 +41,8 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fake":        cmdFake,
-			"requests":    cmdRequests,
+			"fake":         cmdFake,
+			"requests":     cmdRequests,
 			"checkevents":  cmdCheckEvents,
 			"waitrequests": cmdWaitRequests,
 		},

@@ -62,7 +62,9 @@ func calls(cs ...providers.ToolCall) func(context.Context, *providers.Request, p
 }
 
 func fail(err error) func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error) {
-	return func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error) { return nil, err }
+	return func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error) {
+		return nil, err
+	}
 }
 
 // echoTool returns its arguments.
