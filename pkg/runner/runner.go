@@ -113,11 +113,17 @@ type run struct {
 
 // Run executes the model loop once and always emits exactly one run.completed
 // event, whatever happens.
-func Run(ctx context.Context, opts Options) *Result {
+func Run(ctx context.Context, opts Options) (res *Result) {
 	r := newRun(opts)
-	res := r.loop(ctx)
-	r.complete(res)
-	return res
+	defer func() {
+		// A bug must not cost a script its run.completed: report it as an
+		// internal failure instead of dying mid-stream.
+		if p := recover(); p != nil {
+			res = r.failed("internal_error", fmt.Sprintf("internal error: %v", p))
+		}
+		r.complete(res)
+	}()
+	return r.loop(ctx)
 }
 
 func newRun(opts Options) *run {

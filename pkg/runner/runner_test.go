@@ -379,3 +379,15 @@ func TestCostFromPrices(t *testing.T) {
 		t.Fatalf("cost %v", done.Usage.CostUSD)
 	}
 }
+
+func TestPanicStillCompletes(t *testing.T) {
+	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){
+		func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error) { panic("codec bug") },
+	}}
+	opts, rec := newOpts(t, p)
+	res := Run(context.Background(), opts)
+	checkEvents(t, rec, opts.Emitter)
+	if res.Status != events.StatusFailed || res.Err.Code != "internal_error" {
+		t.Fatalf("result %+v", res)
+	}
+}
