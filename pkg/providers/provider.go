@@ -136,6 +136,17 @@ type Request struct {
 	// Params are extra top-level request-body fields (--param key=value); they
 	// override what the codec would send.
 	Params map[string]any
+	// Schema, when set, asks for a final answer that is JSON valid against it
+	// (--schema), through the provider's structured-output feature. Codecs
+	// without one ignore it; the runner validates the answer either way.
+	Schema *OutputSchema
+}
+
+// OutputSchema is a JSON Schema the final answer must match.
+type OutputSchema struct {
+	// Name identifies the schema where a provider wants one (^[a-zA-Z0-9_-]+$).
+	Name   string
+	Schema []byte
 }
 
 // FinishReason is the normalised reason a response ended.
