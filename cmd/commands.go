@@ -8,6 +8,8 @@ func subcommands(f *Factory) []*cobra.Command {
 		newCmdProfile(f),
 		newCmdRun(f),
 		newCmdTools(f),
+		newCmdSearch(f),
+		newCmdSearchAPI(f),
 		newCmdVersion(f),
 	}
 }

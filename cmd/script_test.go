@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/tavo-cli/tavo/cmd"
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	searchfake "github.com/tavo-cli/tavo/pkg/search/fake"
 )
 
 // TestMain lets testscript run the tavo binary: the test binary re-executes
@@ -25,6 +27,16 @@ func TestMain(m *testing.M) {
 }
 
 type fakeKey struct{}
+
+type searchKey struct{}
+
+// searchFake is what cmdFakeSearch keeps of a search engine fake.
+type searchFake interface {
+	URL() string
+	Close()
+	Requests() []searchfake.Request
+	Enqueue(...searchfake.Reply)
+}
 
 // TestScripts runs the end-to-end CLI tests in testdata/script.
 func TestScripts(t *testing.T) {
@@ -38,6 +50,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
 			env.Setenv("TAVO_PROVIDER_FIXTURES", fixtures)
 			env.Values[fakeKey{}] = new(*fake.Server)
+			env.Values[searchKey{}] = map[string]searchFake{}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -45,6 +58,8 @@ func TestScripts(t *testing.T) {
 			"requests":     cmdRequests,
 			"checkevents":  cmdCheckEvents,
 			"waitrequests": cmdWaitRequests,
+			"fakesearch":   cmdFakeSearch,
+			"searchlog":    cmdSearchLog,
 		},
 	})
 }
@@ -164,5 +179,64 @@ func cmdWaitRequests(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("waitrequests: %d requests after 10s, want %d", len(srv.Requests()), n)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// cmdFakeSearch starts a fake search API and sets <ENGINE>_URL (TAVILY_URL,
+// BRAVE_URL, SEARXNG_URL) to it. The fake checks every request against the
+// API's documented contract. Extra words queue faulty replies first: 429,
+// 500 or malformed.
+//
+//	fakesearch tavily|brave|searxng [KEY] [429|500|malformed]...
+func cmdFakeSearch(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: fakesearch ENGINE [KEY] [FAULT...]")
+	}
+	key := ""
+	if len(args) > 1 {
+		key = args[1]
+	}
+	var srv searchFake
+	faults := map[string]searchfake.Reply{}
+	switch args[0] {
+	case "tavily":
+		srv = searchfake.NewTavily(key)
+		faults["429"], faults["500"] = searchfake.TavilyRateLimited(), searchfake.TavilyServerError()
+	case "brave":
+		srv = searchfake.NewBrave(key)
+		faults["429"], faults["500"] = searchfake.BraveRateLimited(), searchfake.BraveServerError()
+	case "searxng":
+		srv = searchfake.NewSearXNG()
+		faults["429"], faults["500"] = searchfake.SearXNGLimited(), searchfake.SearXNGServerError()
+	default:
+		ts.Fatalf("fakesearch: unknown engine %q", args[0])
+	}
+	faults["malformed"] = searchfake.Malformed()
+	for _, f := range args[min(2, len(args)):] {
+		r, ok := faults[f]
+		if !ok {
+			ts.Fatalf("fakesearch: unknown fault %q", f)
+		}
+		srv.Enqueue(r)
+	}
+	ts.Defer(srv.Close)
+	ts.Value(searchKey{}).(map[string]searchFake)[args[0]] = srv
+	ts.Setenv(strings.ToUpper(args[0])+"_URL", srv.URL())
+}
+
+// cmdSearchLog prints the requests a search fake received, one per line:
+// method, path, query and body.
+//
+//	searchlog ENGINE
+func cmdSearchLog(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: searchlog ENGINE")
+	}
+	srv := ts.Value(searchKey{}).(map[string]searchFake)[args[0]]
+	if srv == nil {
+		ts.Fatalf("searchlog: no %s fake started", args[0])
+	}
+	for _, r := range srv.Requests() {
+		fmt.Fprintf(ts.Stdout(), "%s %s %s %s\n", r.Method, r.Path, r.Query.Encode(), r.Body)
 	}
 }

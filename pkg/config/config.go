@@ -200,7 +200,12 @@ type SearchAPI struct {
 	Depth           string `toml:"depth,omitempty"`
 	MaxResults      int    `toml:"max_results,omitempty"`
 	Topic           string `toml:"topic,omitempty"`
+	TimeRange       string `toml:"time_range,omitempty"`
 	ChunksPerSource int    `toml:"chunks_per_source,omitempty"`
+	// Language is SearXNG's language parameter.
+	Language string `toml:"language,omitempty"`
+	// Timeout bounds each request, e.g. "10s" (default 20s).
+	Timeout string `toml:"timeout,omitempty"`
 }
 
 // CommandTool is a tool backed by a local command (SPEC §9).

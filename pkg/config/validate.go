@@ -22,6 +22,9 @@ var ReasoningContexts = []string{"off", "since-user", "active-chain"}
 var (
 	searchEngines = []string{"tavily", "searxng", "brave"}
 	searchDepths  = []string{"basic", "advanced", "fast", "ultra-fast"}
+	// searchTopics and searchTimeRanges are the values of SPEC §5.
+	searchTopics     = []string{"general", "news", "finance"}
+	searchTimeRanges = []string{"day", "week", "month", "year"}
 
 	profileNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 	envNameRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -198,12 +201,26 @@ func (s *SearchConfig) validate() error {
 		if err := validateEnvName("api_key_env", a.APIKeyEnv); err != nil {
 			return fmt.Errorf("apis.%s: %w", name, err)
 		}
+		// A missing base_url or key is not a load error: it only makes that
+		// API incomplete, which hides tavo_web_search (SPEC §7).
 		if a.BaseURL != "" {
 			if err := ValidateBaseURL(a.BaseURL); err != nil {
 				return fmt.Errorf("apis.%s: base_url: %w", name, err)
 			}
-		} else if a.Engine == "searxng" {
-			return fmt.Errorf("apis.%s: searxng needs base_url (your instance's URL)", name)
+		}
+		if a.APIKey != "" && a.APIKeyEnv != "" {
+			return fmt.Errorf("apis.%s: set api_key or api_key_env, not both", name)
+		}
+		if a.Timeout != "" {
+			if d, err := time.ParseDuration(a.Timeout); err != nil || d <= 0 {
+				return fmt.Errorf("apis.%s: timeout %q is not a positive duration like 10s", name, a.Timeout)
+			}
+		}
+		if a.Topic != "" && !slices.Contains(searchTopics, a.Topic) {
+			return fmt.Errorf("apis.%s: topic %q is not one of %s", name, a.Topic, strings.Join(searchTopics, ", "))
+		}
+		if a.TimeRange != "" && !slices.Contains(searchTimeRanges, a.TimeRange) {
+			return fmt.Errorf("apis.%s: time_range %q is not one of %s", name, a.TimeRange, strings.Join(searchTimeRanges, ", "))
 		}
 		if a.Depth != "" && !slices.Contains(searchDepths, a.Depth) {
 			return fmt.Errorf("apis.%s: depth %q is not one of %s", name, a.Depth, strings.Join(searchDepths, ", "))

@@ -6,19 +6,32 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tavo-cli/tavo/pkg/search"
 	"github.com/tavo-cli/tavo/pkg/tools"
 	"github.com/tavo-cli/tavo/pkg/tools/askuser"
+	"github.com/tavo-cli/tavo/pkg/tools/websearch"
 )
 
-// Deps are the engines the built-in tools adapt.
-type Deps struct{}
+// Deps are the engines the built-in tools adapt. A nil engine leaves its
+// tools out; Unavailable says why, for error messages.
+type Deps struct {
+	// Search runs tavo_web_search; nil when the default search API is missing
+	// or incomplete.
+	Search *search.Runner
+	// Unavailable maps a left-out tool's name to the reason, in one line.
+	Unavailable map[string]string
+}
 
-// All returns every built-in tool.
+// All returns every built-in tool the deps allow.
 func All(d Deps) []tools.Tool {
-	return []tools.Tool{
+	ts := []tools.Tool{
 		tools.NewToolSearch(),
 		askuser.New(),
 	}
+	if d.Search != nil {
+		ts = append(ts, websearch.New(d.Search))
+	}
+	return ts
 }
 
 // Catalog builds the catalog of built-in tools, keeping only the names in
@@ -38,6 +51,9 @@ func Catalog(d Deps, allow []string) (*tools.Catalog, error) {
 	for _, name := range allow {
 		t, ok := byName[name]
 		if !ok {
+			if why, ok := d.Unavailable[name]; ok {
+				return nil, fmt.Errorf("tool %q is unavailable: %s", name, why)
+			}
 			known := make([]string, 0, len(byName))
 			for n := range byName {
 				known = append(known, n)

@@ -1,0 +1,131 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/audit"
+	"github.com/tavo-cli/tavo/pkg/cli"
+	"github.com/tavo-cli/tavo/pkg/search"
+)
+
+// SearchOptions are the flags of `tavo search`.
+type SearchOptions struct {
+	MaxResults      int
+	Topic           string
+	TimeRange       string
+	Depth           string
+	ChunksPerSource int
+	Include         []string
+	Exclude         []string
+	API             string
+}
+
+func newCmdSearch(f *Factory) *cobra.Command {
+	o := &SearchOptions{}
+	c := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search the web with the configured search API",
+		Long: `Search the web with the default search API (see tavo search-api), or the one
+--engine names. On a terminal results are numbered title, URL and snippet; in a
+pipe one result per line: title, URL and snippet separated by tabs; -o json
+prints {query, api, engine, results, warnings}. Warnings go to stderr.
+
+Exit status: 0 with results (or none), 1 when the search failed, 2 when no
+complete search API is configured.`,
+		Example: `  tavo search golang generics
+  tavo search -n 3 --time-range week --topic news "rust 2.0"
+  tavo search --include-domain go.dev "context cancellation" | cut -f2
+  tavo search -o json --jq '.results[].url' sqlite wal`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSearch(cmd, f, o, strings.Join(args, " "))
+		},
+	}
+	fl := c.Flags()
+	fl.IntVarP(&o.MaxResults, "max-results", "n", 0, "number of results, 1-20 (default: the API's, else 5)")
+	fl.StringVar(&o.Topic, "topic", "", "general|news|finance")
+	fl.StringVar(&o.TimeRange, "time-range", "", "day|week|month|year")
+	fl.StringVar(&o.Depth, "depth", "", "Tavily search depth: basic|advanced|fast|ultra-fast")
+	fl.IntVar(&o.ChunksPerSource, "chunks-per-source", 0, "Tavily chunks per source, 1-3 (advanced and fast depth)")
+	fl.StringArrayVar(&o.Include, "include-domain", nil, "only results from this domain (repeatable)")
+	fl.StringArrayVar(&o.Exclude, "exclude-domain", nil, "no results from this domain (repeatable)")
+	fl.StringVar(&o.API, "engine", "", "run this configured search API instead of the default, without fallbacks")
+	return c
+}
+
+func runSearch(cmd *cobra.Command, f *Factory, o *SearchOptions, text string) error {
+	out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+	if err != nil {
+		return usageError(err)
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return usageError(err)
+	}
+	runner, err := searchRunner(cfg, o.API, f.Getenv, audit.Open(f.DataDirectory()))
+	if err != nil {
+		return usageError(err)
+	}
+	q := search.Query{
+		Text: text, MaxResults: o.MaxResults, Topic: o.Topic, TimeRange: o.TimeRange, Depth: o.Depth,
+		ChunksPerSource: o.ChunksPerSource, IncludeDomains: o.Include, ExcludeDomains: o.Exclude,
+	}
+	if err := q.WithDefaults(runner.Default.Defaults).Validate(); err != nil {
+		return usageError(err)
+	}
+	ctx, stop := signalContext(cmd.Context())
+	defer stop()
+	stopSpinner := f.IO.StartSpinner("searching")
+	resp, err := runner.Search(ctx, q)
+	stopSpinner()
+	if err != nil {
+		var se *search.Error
+		if errors.As(err, &se) && se.Code == search.CodeNotConfigured {
+			return usageError(err)
+		}
+		return &ExitError{Code: 1, Err: err}
+	}
+	for _, w := range resp.Warnings {
+		if !f.Quiet {
+			fmt.Fprintf(f.IO.ErrOut, "tavo: warning: %s: %s\n", w.Code, w.Message)
+		}
+	}
+	if out.Structured() {
+		return out.WriteValue(map[string]any{
+			"query": text, "api": resp.API, "engine": resp.Engine, "results": resp.Results, "warnings": resp.Warnings,
+		})
+	}
+	return printResults(f, resp.Results)
+}
+
+func printResults(f *Factory, results []search.Result) error {
+	w := f.IO.Out
+	if !f.IO.IsStdoutTTY() {
+		for _, r := range results {
+			fmt.Fprintf(w, "%s\t%s\t%s\n", flat(r.Title), flat(r.URL), flat(r.Snippet))
+		}
+		return nil
+	}
+	if len(results) == 0 {
+		fmt.Fprintln(f.IO.ErrOut, "no results")
+		return nil
+	}
+	for i, r := range results {
+		fmt.Fprintf(w, "%2d. %s\n    %s\n", i+1, flat(r.Title), r.URL)
+		if s := flat(r.Snippet); s != "" {
+			fmt.Fprintf(w, "    %s\n", clip(s, 300))
+		}
+		if i < len(results)-1 {
+			fmt.Fprintln(w)
+		}
+	}
+	return nil
+}
+
+// flat makes a field safe for one tab-separated line.
+func flat(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,409 @@
+package cmd
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/cli"
+	"github.com/tavo-cli/tavo/pkg/config"
+)
+
+// tavo search-api manages the [search] section, so nobody has to hand-edit
+// it. It is its own command group rather than `tavo search config`, so that
+// a search for the word "config" never turns into a subcommand.
+func newCmdSearchAPI(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "search-api",
+		Short: "Configure the web search APIs (Tavily, SearXNG, Brave)",
+		Long: `Configure the web search APIs behind tavo search and tavo_web_search.
+
+Whenever at least one API is configured exactly one is the default, and only
+it runs. An incomplete default (a missing key or URL) hides tavo_web_search
+from the model and makes tavo search fail saying what is missing. Nothing
+falls back silently: an explicit fallback list (tavo search-api fallback)
+names the APIs tried, in order, after the default fails.`,
+	}
+	c.AddCommand(newCmdSearchAPIList(f), newCmdSearchAPIShow(f), newCmdSearchAPISet(f),
+		newCmdSearchAPIRm(f), newCmdSearchAPIUse(f), newCmdSearchAPIFallback(f))
+	return c
+}
+
+type searchAPIRow struct {
+	Name       string `json:"name"`
+	Default    bool   `json:"default"`
+	Fallback   int    `json:"fallback,omitempty"`
+	Engine     string `json:"engine"`
+	BaseURL    string `json:"base_url,omitempty"`
+	Key        string `json:"key"`
+	Ready      bool   `json:"ready"`
+	Problem    string `json:"problem,omitempty"`
+	Depth      string `json:"depth,omitempty"`
+	MaxResults int    `json:"max_results,omitempty"`
+	Topic      string `json:"topic,omitempty"`
+	TimeRange  string `json:"time_range,omitempty"`
+	Chunks     int    `json:"chunks_per_source,omitempty"`
+	Language   string `json:"language,omitempty"`
+	Timeout    string `json:"timeout,omitempty"`
+}
+
+func searchAPIRows(f *Factory, cfg *config.Config) []searchAPIRow {
+	var rows []searchAPIRow
+	def := cfg.DefaultSearchName()
+	for _, name := range cfg.SearchNames() {
+		a := cfg.Search.APIs[name]
+		r := searchAPIRow{
+			Name: name, Default: name == def, Engine: a.Engine, BaseURL: a.BaseURL, Key: keySource(f, a),
+			Depth: a.Depth, MaxResults: a.MaxResults, Topic: a.Topic, TimeRange: a.TimeRange,
+			Chunks: a.ChunksPerSource, Language: a.Language, Timeout: a.Timeout,
+		}
+		if i := slices.Index(cfg.Search.Fallback, name); i >= 0 {
+			r.Fallback = i + 1
+		}
+		if s, err := cfg.ResolveSearch(name, f.Getenv); err == nil {
+			r.Ready, r.Problem = s.Problem == "", s.Problem
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// keySource says where an API's key comes from, never the key itself.
+func keySource(f *Factory, a *config.SearchAPI) string {
+	env := a.APIKeyEnv
+	switch {
+	case a.Engine == "searxng" && env == "" && a.APIKey == "":
+		return "not needed"
+	case env == "" && a.APIKey != "":
+		return "set in the config"
+	case env == "":
+		env = map[string]string{"tavily": "TAVILY_API_KEY", "brave": "BRAVE_API_KEY"}[a.Engine]
+	}
+	if strings.TrimSpace(f.Getenv(env)) != "" {
+		return "set, from env " + env
+	}
+	return "missing: set " + env
+}
+
+func newCmdSearchAPIList(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the search APIs; * marks the default",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+			if err != nil {
+				return usageError(err)
+			}
+			cfg, err := loadConfig(f)
+			if err != nil {
+				return err
+			}
+			rows := searchAPIRows(f, cfg)
+			if out.Structured() {
+				if rows == nil {
+					rows = []searchAPIRow{}
+				}
+				return out.WriteValue(rows)
+			}
+			t := cli.NewTable(f.IO, "NAME", "ENGINE", "KEY", "READY", "DEFAULT")
+			for _, r := range rows {
+				mark := ""
+				if r.Default {
+					mark = "*"
+				} else if r.Fallback > 0 {
+					mark = "fallback " + strconv.Itoa(r.Fallback)
+				}
+				ready := "yes"
+				if !r.Ready {
+					ready = "no"
+				}
+				t.AddRow(r.Name, r.Engine, r.Key, ready, mark)
+			}
+			return t.Render()
+		},
+	}
+}
+
+func newCmdSearchAPIShow(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show [NAME]",
+		Short: "Show a search API (default: the default one)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+			if err != nil {
+				return usageError(err)
+			}
+			cfg, err := loadConfig(f)
+			if err != nil {
+				return err
+			}
+			name := cfg.DefaultSearchName()
+			if len(args) == 1 {
+				name = args[0]
+			}
+			var row *searchAPIRow
+			for _, r := range searchAPIRows(f, cfg) {
+				if r.Name == name {
+					row = &r
+				}
+			}
+			if row == nil {
+				return unknownSearchAPI(cfg, name)
+			}
+			if out.Structured() {
+				return out.WriteValue(row)
+			}
+			w := f.IO.Out
+			pairs := [][2]string{{"name", row.Name}, {"engine", row.Engine}, {"default", strconv.FormatBool(row.Default)},
+				{"base_url", orDash(row.BaseURL)}, {"api_key", row.Key}, {"ready", strconv.FormatBool(row.Ready)}}
+			if row.Problem != "" {
+				pairs = append(pairs, [2]string{"problem", row.Problem})
+			}
+			for _, kv := range [][2]string{{"depth", row.Depth}, {"max_results", itoaOrEmpty(row.MaxResults)}, {"topic", row.Topic},
+				{"time_range", row.TimeRange}, {"chunks_per_source", itoaOrEmpty(row.Chunks)}, {"language", row.Language}, {"timeout", row.Timeout}} {
+				if kv[1] != "" {
+					pairs = append(pairs, kv)
+				}
+			}
+			for _, kv := range pairs {
+				if f.IO.IsStdoutTTY() {
+					fmt.Fprintf(w, "%-18s %s\n", kv[0]+":", kv[1])
+				} else {
+					fmt.Fprintf(w, "%s\t%s\n", kv[0], kv[1])
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func itoaOrEmpty(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+func unknownSearchAPI(cfg *config.Config, name string) error {
+	if name == "" {
+		return usageError(fmt.Errorf("no search API is configured: add one with `tavo search-api set NAME --engine tavily|searxng|brave`"))
+	}
+	known := "none yet"
+	if names := cfg.SearchNames(); len(names) > 0 {
+		known = "known: " + strings.Join(names, ", ")
+	}
+	return usageError(fmt.Errorf("unknown search API %q (%s)", name, known))
+}
+
+// SearchAPISetOptions are the flags of `tavo search-api set`.
+type SearchAPISetOptions struct {
+	Name                                       string
+	Engine, BaseURL, KeyEnv                    string
+	Depth, Topic, TimeRange, Language, Timeout string
+	MaxResults, Chunks                         int
+	Default                                    bool
+}
+
+func newCmdSearchAPISet(f *Factory) *cobra.Command {
+	o := &SearchAPISetOptions{}
+	c := &cobra.Command{
+		Use:   "set NAME [flags]",
+		Short: "Create or update a search API (only the flags given change)",
+		Long: `Create or update a search API. Only the flags given change; an empty value
+(--depth "") removes a setting. The first API becomes the default.
+
+Keys are never taken on the command line, where shell history would keep
+them: name the environment variable that holds one with --key-env. Without
+it, Tavily reads TAVILY_API_KEY and Brave BRAVE_API_KEY.`,
+		Example: `  tavo search-api set tavily --engine tavily --key-env TAVILY_API_KEY --depth advanced
+  tavo search-api set searx --engine searxng --base-url http://127.0.0.1:8888
+  tavo search-api set brave --engine brave --max-results 10 --default`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			return searchAPISetRun(cmd, f, o)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.Engine, "engine", "", "tavily|searxng|brave (required for a new API)")
+	fl.StringVar(&o.BaseURL, "base-url", "", "API URL (required for SearXNG: your instance)")
+	fl.StringVar(&o.KeyEnv, "key-env", "", "environment variable holding the key")
+	fl.StringVar(&o.Depth, "depth", "", "default Tavily depth: basic|advanced|fast|ultra-fast")
+	fl.IntVar(&o.MaxResults, "max-results", 0, "default number of results, 1-20")
+	fl.StringVar(&o.Topic, "topic", "", "default topic: general|news|finance")
+	fl.StringVar(&o.TimeRange, "time-range", "", "default time range: day|week|month|year")
+	fl.IntVar(&o.Chunks, "chunks-per-source", 0, "default Tavily chunks per source, 1-3")
+	fl.StringVar(&o.Language, "language", "", "SearXNG language, e.g. en")
+	fl.StringVar(&o.Timeout, "timeout", "", "per-request timeout, e.g. 10s (default 20s)")
+	fl.BoolVar(&o.Default, "default", false, "make it the default")
+	return c
+}
+
+func searchAPISetRun(cmd *cobra.Command, f *Factory, o *SearchAPISetOptions) error {
+	if err := config.ValidateProfileName(o.Name); err != nil {
+		return usageError(fmt.Errorf("search API name: %w", err))
+	}
+	cfg, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	fl := cmd.Flags()
+	existing := cfg.Search.APIs[o.Name]
+	a := &config.SearchAPI{}
+	if existing != nil {
+		cp := *existing
+		a = &cp
+	} else if !fl.Changed("engine") {
+		return usageError(fmt.Errorf("a new search API needs --engine tavily|searxng|brave"))
+	}
+	set := func(flag string, dst *string, v string) {
+		if fl.Changed(flag) {
+			*dst = v
+		}
+	}
+	set("engine", &a.Engine, o.Engine)
+	set("base-url", &a.BaseURL, o.BaseURL)
+	set("depth", &a.Depth, o.Depth)
+	set("topic", &a.Topic, o.Topic)
+	set("time-range", &a.TimeRange, o.TimeRange)
+	set("language", &a.Language, o.Language)
+	set("timeout", &a.Timeout, o.Timeout)
+	if fl.Changed("key-env") {
+		a.APIKeyEnv, a.APIKey = o.KeyEnv, ""
+	}
+	if fl.Changed("max-results") {
+		a.MaxResults = o.MaxResults
+	}
+	if fl.Changed("chunks-per-source") {
+		a.ChunksPerSource = o.Chunks
+	}
+	becameDefault := cfg.PutSearchAPI(o.Name, a)
+	if o.Default {
+		cfg.Search.Default = o.Name
+		becameDefault = true
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError(err)
+	}
+	if err := cfg.Save(); err != nil {
+		return err
+	}
+	verb := "updated"
+	if existing == nil {
+		verb = "created"
+	}
+	msg := fmt.Sprintf("%s search API %q", verb, o.Name)
+	if becameDefault {
+		msg += "; it is now the default"
+	}
+	note(f, "%s", msg)
+	if s, err := cfg.ResolveSearch(o.Name, f.Getenv); err == nil && s.Problem != "" {
+		note(f, "note: %s", s.Problem)
+	}
+	return nil
+}
+
+func newCmdSearchAPIRm(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "rm NAME",
+		Short: "Remove a search API",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(f)
+			if err != nil {
+				return err
+			}
+			wasDefault := cfg.DefaultSearchName() == args[0]
+			next, ok := cfg.RemoveSearchAPI(args[0])
+			if !ok {
+				return unknownSearchAPI(cfg, args[0])
+			}
+			if err := cfg.Save(); err != nil {
+				return err
+			}
+			switch {
+			case wasDefault && next != "":
+				note(f, "removed search API %q; %q is now the default", args[0], next)
+			case wasDefault:
+				note(f, "removed search API %q; no search API is left, so tavo_web_search is hidden", args[0])
+			default:
+				note(f, "removed search API %q", args[0])
+			}
+			return nil
+		},
+	}
+}
+
+func newCmdSearchAPIUse(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "use NAME",
+		Short: "Make a search API the default",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(f)
+			if err != nil {
+				return err
+			}
+			if cfg.Search.APIs[args[0]] == nil {
+				return unknownSearchAPI(cfg, args[0])
+			}
+			cfg.Search.Default = args[0]
+			cfg.Search.Fallback = slices.DeleteFunc(cfg.Search.Fallback, func(s string) bool { return s == args[0] })
+			if err := cfg.Save(); err != nil {
+				return err
+			}
+			note(f, "default search API is now %q", args[0])
+			if s, err := cfg.ResolveSearch("", f.Getenv); err == nil && s.Problem != "" {
+				note(f, "note: %s", s.Problem)
+			}
+			return nil
+		},
+	}
+}
+
+func newCmdSearchAPIFallback(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "fallback [NAME...]",
+		Short: "Set the APIs tried, in order, when the default fails (none: clear)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(f)
+			if err != nil {
+				return err
+			}
+			def := cfg.DefaultSearchName()
+			var list []string
+			for _, n := range args {
+				if cfg.Search.APIs[n] == nil {
+					return unknownSearchAPI(cfg, n)
+				}
+				if n == def {
+					return usageError(fmt.Errorf("%q is the default; a fallback must be another API", n))
+				}
+				if !slices.Contains(list, n) {
+					list = append(list, n)
+				}
+			}
+			cfg.Search.Fallback = list
+			if err := cfg.Save(); err != nil {
+				return err
+			}
+			if len(list) == 0 {
+				note(f, "no fallback: only the default search API runs")
+			} else {
+				note(f, "fallback order after %q: %s", def, strings.Join(list, ", "))
+			}
+			return nil
+		},
+	}
+}
