@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+func searchEnv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestResolveSearch(t *testing.T) {
 	cases := []struct {
@@ -34,7 +34,7 @@ func TestResolveSearch(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := &Config{Search: c.cfg}
-			s, err := cfg.ResolveSearch(c.only, env(c.env))
+			s, err := cfg.ResolveSearch(c.only, searchEnv(c.env))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func TestResolveSearch(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (&Config{}).ResolveSearch("nope", env(nil)); err == nil || !strings.Contains(err.Error(), `unknown search API "nope"`) {
+	if _, err := (&Config{}).ResolveSearch("nope", searchEnv(nil)); err == nil || !strings.Contains(err.Error(), `unknown search API "nope"`) {
 		t.Fatalf("unknown --engine: %v", err)
 	}
 }
