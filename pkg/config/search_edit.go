@@ -30,6 +30,8 @@ func (c *Config) RemoveSearchAPI(name string) (newDefault string, ok bool) {
 		if names := c.SearchNames(); len(names) > 0 {
 			c.Search.Default = names[0]
 			newDefault = names[0]
+			// The default never doubles as its own fallback.
+			c.Search.Fallback = slices.DeleteFunc(c.Search.Fallback, func(s string) bool { return s == newDefault })
 		}
 	}
 	if len(c.Search.APIs) == 0 {
