@@ -62,7 +62,16 @@ type Options struct {
 	SessionID string
 	// Resume is the command that continues this session, for run.completed.
 	Resume string
-	Now    func() time.Time
+
+	// OnMessages stores messages as they complete: after each round (the
+	// assistant message and its tool results; the prompt with the first),
+	// and what remains when the run ends. An error fails the run.
+	OnMessages func(round int, msgs []providers.Message) error
+	// Compactor shrinks History when a request would not fit ContextBudget
+	// (estimated tokens) or the provider reports context_overflow (once).
+	Compactor     Compactor
+	ContextBudget int
+	Now           func() time.Time
 }
 
 // Prices are per-million-token prices in USD.
@@ -97,18 +106,21 @@ type StopCause struct {
 func (s *StopCause) Error() string { return s.Reason }
 
 type run struct {
-	opts     Options
-	start    time.Time
-	msgs     []providers.Message
-	added    int // index in msgs where this run's messages start
-	vis      *tools.Visibility
-	exec     *tools.Executor
-	env      *tools.Env
-	usage    providers.Usage
-	counts   events.ToolCallCounts
-	round    int
-	requests int // model requests sent
-	lastText string
+	opts      Options
+	start     time.Time
+	msgs      []providers.Message
+	added     int // index in msgs where this run's messages start
+	vis       *tools.Visibility
+	exec      *tools.Executor
+	env       *tools.Env
+	usage     providers.Usage
+	counts    events.ToolCallCounts
+	round     int
+	requests  int // model requests sent
+	lastText  string
+	stored    int     // index in msgs up to which OnMessages has seen them
+	ratio     float64 // provider tokens per estimated token
+	compacted bool
 }
 
 // Run executes the model loop once and always emits exactly one run.completed
@@ -120,6 +132,9 @@ func Run(ctx context.Context, opts Options) (res *Result) {
 		// internal failure instead of dying mid-stream.
 		if p := recover(); p != nil {
 			res = r.failed("internal_error", fmt.Sprintf("internal error: %v", p))
+		}
+		if err := r.store(); err != nil && res.Status == events.StatusCompleted {
+			res = r.failed("store_failed", err.Error())
 		}
 		r.complete(res)
 	}()
@@ -145,6 +160,7 @@ func newRun(opts Options) *run {
 	r := &run{opts: opts, start: opts.Now()}
 	r.msgs = append(append([]providers.Message(nil), opts.History...), opts.Prompt)
 	r.added = len(opts.History)
+	r.stored = r.added
 	if r.toolsOn() {
 		r.vis = tools.NewVisibility(r.initialTools()...)
 		r.exec = &tools.Executor{
@@ -218,7 +234,19 @@ func (r *run) loop(ctx context.Context) *Result {
 		r.takeGuidance()
 		r.emit(events.RoundStarted, events.RoundStartedP{Round: r.round})
 		r.requests++
+		if err := r.fitOrCompact(ctx); err != nil {
+			code, msg := compactionFailure(err)
+			return r.failed(code, msg)
+		}
 		resp, err := r.request(ctx)
+		if err != nil && providers.AsError(err).Code == providers.ErrContextOverflow && r.stopped(ctx) == nil {
+			// One compaction and one retry (SPEC §8).
+			if cerr := r.compact(ctx, "the provider reported that the context overflowed"); cerr != nil {
+				code, msg := compactionFailure(cerr)
+				return r.failed(code, msg)
+			}
+			resp, err = r.request(ctx)
+		}
 		if err != nil {
 			if res := r.stopped(ctx); res != nil {
 				return res
@@ -244,7 +272,22 @@ func (r *run) loop(ctx context.Context) *Result {
 		if res := r.runTools(ctx, calls); res != nil {
 			return res
 		}
+		if err := r.store(); err != nil {
+			return r.failed("store_failed", err.Error())
+		}
 	}
+}
+
+// store hands the messages completed since the last call to OnMessages.
+func (r *run) store() error {
+	if r.opts.OnMessages == nil || r.stored >= len(r.msgs) {
+		return nil
+	}
+	if err := r.opts.OnMessages(r.round, r.msgs[r.stored:]); err != nil {
+		return fmt.Errorf("storing the conversation: %w", err)
+	}
+	r.stored = len(r.msgs)
+	return nil
 }
 
 func (r *run) providerName() providers.Protocol {
@@ -289,20 +332,32 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 		keepChain = ck.RequiresActiveChain()
 	}
 	req.Messages = selectReasoning(r.msgs, r.opts.Reasoning, r.added, keepChain)
-	if r.vis != nil {
-		for _, name := range r.vis.Visible() {
-			t, ok := r.opts.Catalog.Get(name)
-			if !ok {
-				continue
-			}
-			s := t.Spec()
-			req.Tools = append(req.Tools, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
-		}
-	}
+	req.Tools = r.visibleSpecs()
 	if len(req.Tools) > 0 {
 		req.System = joinNonEmpty(req.System, tools.UsageHint)
 	}
-	return r.opts.Provider.Complete(ctx, req, &sink{r: r})
+	resp, err := r.opts.Provider.Complete(ctx, req, &sink{r: r})
+	if err == nil {
+		r.calibrate(req, resp.Usage)
+	}
+	return resp, err
+}
+
+// visibleSpecs are the tools the next request carries.
+func (r *run) visibleSpecs() []providers.ToolSpec {
+	if r.vis == nil {
+		return nil
+	}
+	var specs []providers.ToolSpec
+	for _, name := range r.vis.Visible() {
+		t, ok := r.opts.Catalog.Get(name)
+		if !ok {
+			continue
+		}
+		s := t.Spec()
+		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+	}
+	return specs
 }
 
 func joinNonEmpty(a, b string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -382,12 +383,97 @@ func TestCostFromPrices(t *testing.T) {
 
 func TestPanicStillCompletes(t *testing.T) {
 	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){
-		func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error) { panic("codec bug") },
+		func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error) {
+			panic("codec bug")
+		},
 	}}
 	opts, rec := newOpts(t, p)
 	res := Run(context.Background(), opts)
 	checkEvents(t, rec, opts.Emitter)
 	if res.Status != events.StatusFailed || res.Err.Code != "internal_error" {
 		t.Fatalf("result %+v", res)
+	}
+}
+
+func TestOnMessagesPerRound(t *testing.T) {
+	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){
+		calls(providers.ToolCall{ID: "c1", Name: "echo", Arguments: `{}`}),
+		text("done"),
+	}}
+	opts, _ := newOpts(t, p)
+	var got []string
+	opts.OnMessages = func(round int, msgs []providers.Message) error {
+		for _, m := range msgs {
+			got = append(got, fmt.Sprintf("%d:%s", round, m.Role))
+		}
+		return nil
+	}
+	Run(context.Background(), opts)
+	if strings.Join(got, " ") != "1:user 1:assistant 1:tool 2:assistant" {
+		t.Fatalf("stored %v", got)
+	}
+}
+
+type fakeCompactor struct {
+	calls int
+	err   error
+}
+
+func (c *fakeCompactor) Compact(_ context.Context, history []providers.Message, _ string) (*Compaction, error) {
+	c.calls++
+	if c.err != nil {
+		return nil, c.err
+	}
+	return &Compaction{History: []providers.Message{user("summary of earlier talk")}, KeptFromSeq: 42, TokensBefore: 1000, TokensAfter: 100}, nil
+}
+
+func TestContextOverflowCompactsOnceAndRetries(t *testing.T) {
+	overflow := fail(&providers.Error{Code: providers.ErrContextOverflow, Status: 400, Message: "maximum context length"})
+	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){overflow, text("fits now")}}
+	opts, rec := newOpts(t, p)
+	opts.History = []providers.Message{user("old 1"), assistantWithReasoning("a", false), user("old 2"), assistantWithReasoning("b", false)}
+	c := &fakeCompactor{}
+	opts.Compactor = c
+	res := Run(context.Background(), opts)
+	checkEvents(t, rec, opts.Emitter)
+	if res.Status != events.StatusCompleted || c.calls != 1 {
+		t.Fatalf("status %s, compactions %d", res.Status, c.calls)
+	}
+	retry := p.requests[1].Messages
+	if len(retry) != 2 || retry[0].Text() != "summary of earlier talk" || retry[1].Text() != "hi" {
+		t.Fatalf("retried request %+v", retry)
+	}
+	var comp *events.CompactionP
+	for _, e := range rec.evs {
+		if c, ok := e.Payload.(events.CompactionP); ok {
+			comp = &c
+		}
+	}
+	if comp == nil || comp.KeptFromSeq != 42 || comp.TokensAfter != 100 {
+		t.Fatalf("compaction event %+v", comp)
+	}
+}
+
+func TestOverflowWithoutCompactorFails(t *testing.T) {
+	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){
+		fail(&providers.Error{Code: providers.ErrContextOverflow, Status: 400, Message: "too long"}),
+	}}
+	opts, _ := newOpts(t, p)
+	res := Run(context.Background(), opts)
+	if res.Status != events.StatusFailed || res.Err.Code != CodeContextFull {
+		t.Fatalf("result %+v %+v", res, res.Err)
+	}
+}
+
+func TestBudgetCompactsBeforeRequest(t *testing.T) {
+	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){text("ok")}}
+	opts, _ := newOpts(t, p)
+	opts.ToolsEnabled = false
+	opts.History = []providers.Message{user(strings.Repeat("long history ", 500)), assistantWithReasoning("x", false)}
+	c := &fakeCompactor{}
+	opts.Compactor, opts.ContextBudget = c, 200
+	res := Run(context.Background(), opts)
+	if res.Status != events.StatusCompleted || c.calls != 1 || len(p.requests[0].Messages) != 2 {
+		t.Fatalf("status %s compactions %d sent %d", res.Status, c.calls, len(p.requests[0].Messages))
 	}
 }
