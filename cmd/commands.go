@@ -9,7 +9,12 @@ func subcommands(f *Factory) []*cobra.Command {
 		newCmdRun(f),
 		newCmdTools(f),
 		newCmdSearch(f),
+		newCmdFetch(f),
+		newCmdSession(f),
+		newCmdRuns(f),
+		newCmdLogs(f),
 		newCmdSearchAPI(f),
+		newCmdFile(f),
 		newCmdVersion(f),
 	}
 }

@@ -20,6 +20,20 @@ type Factory struct {
 	JQ         string
 	Quiet      bool
 	Verbose    bool
+
+	audit   *storeAudit
+	cleanup []func()
+}
+
+// onExit registers work to do when the command has finished (closing the
+// store a command opened lazily).
+func (f *Factory) onExit(fn func()) { f.cleanup = append(f.cleanup, fn) }
+
+func (f *Factory) runCleanup() {
+	for i := len(f.cleanup) - 1; i >= 0; i-- {
+		f.cleanup[i]()
+	}
+	f.cleanup = nil
 }
 
 // ConfigFile returns the config file path: --config, TAVO_CONFIG, then XDG.

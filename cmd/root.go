@@ -56,6 +56,7 @@ func ExecuteWith(ctx context.Context, f *Factory, args []string) int {
 	root.SetErr(f.IO.ErrOut)
 
 	err := root.ExecuteContext(ctx)
+	f.runCleanup()
 	if err == nil {
 		return 0
 	}

@@ -36,6 +36,7 @@ type RunOptions struct {
 	Params                            []string
 	Attach                            []string
 	MaxOutputTokens                   int
+	Session                           string
 }
 
 const runExitCodes = `Exit codes:
@@ -69,6 +70,13 @@ as one NDJSON line (see docs/events.md); -o json prints one final document.
 			return runRun(cmd, f, o, args)
 		},
 	}
+	addRunFlags(c, o)
+	c.Flags().StringVar(&o.Session, "session", "", "continue this session (default: a new one)")
+	return c
+}
+
+// addRunFlags defines the flags `tavo run` and `tavo session send` share.
+func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl := c.Flags()
 	fl.StringVarP(&o.Profile, "profile", "p", "", "profile from the config file (env TAVO_PROFILE)")
 	fl.StringVar(&o.Provider, "provider", "", "protocol: openai|openai-responses|anthropic|gemini")
@@ -89,7 +97,6 @@ as one NDJSON line (see docs/events.md); -o json prints one final document.
 	fl.StringArrayVar(&o.Params, "param", nil, "extra request-body field key=value (value parsed as JSON when it parses)")
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", 0, "limit the answer's tokens (0: the profile's or the provider's default)")
-	return c
 }
 
 // runSetup is everything resolved before the run starts.
@@ -100,6 +107,8 @@ type runSetup struct {
 	jq       *cli.JQ
 	ask      runner.AskMode
 	driver   bool
+	// budget is the request token budget from the profile's context limits.
+	budget int
 }
 
 func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error {
@@ -117,8 +126,13 @@ func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error 
 	ctx, cancelRun := context.WithCancelCause(ctx)
 	defer cancelRun(nil)
 
+	bound, err := bindSession(ctx, f, s, o.Session)
+	if err != nil {
+		return err
+	}
+	bound.watchCancel(ctx, cancelRun)
 	out := newRunOutput(f, s.format, s.jq)
-	s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, out)
+	s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound, out)
 
 	src := runner.AskSources{}
 	if f.IO.IsStdinTTY() || f.IO.IsStderrTTY() {
@@ -138,6 +152,9 @@ func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error 
 	s.opts.Asker = runner.NewAsker(s.ask, src)
 
 	res := runner.Run(ctx, s.opts)
+	if err := bound.finish(res); err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "tavo: recording the run: %v\n", err)
+	}
 	if err := out.finish(res); err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "tavo: writing output: %v\n", err)
 	}
@@ -292,6 +309,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 		RunID:           ids.New("run", now),
 		SessionID:       ids.New("ses", now),
 	}
+	s.budget = contextBudget(p.ContextWindow, maxOut)
 	if p.Prices != nil {
 		s.opts.Prices = &runner.Prices{InputPerMTok: p.Prices.InputPerMTok, OutputPerMTok: p.Prices.OutputPerMTok, CachedInputPerMTok: p.Prices.CachedInputPerMTok}
 	}

@@ -3,8 +3,11 @@ package cmd_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,6 +63,7 @@ func TestScripts(t *testing.T) {
 			"waitrequests": cmdWaitRequests,
 			"fakesearch":   cmdFakeSearch,
 			"searchlog":    cmdSearchLog,
+			"webserver":    cmdWebServer,
 		},
 	})
 }
@@ -239,4 +243,41 @@ func cmdSearchLog(ts *testscript.TestScript, neg bool, args []string) {
 	for _, r := range srv.Requests() {
 		fmt.Fprintf(ts.Stdout(), "%s %s %s %s\n", r.Method, r.Path, r.Query.Encode(), r.Body)
 	}
+}
+
+// cmdWebServer serves $WORK/www on 127.0.0.1 and sets <NAME>_URL to it, with
+// a few routes for fetch tests: /redirect?to=URL (302), /headers (the
+// request's headers as JSON), /bomb (an endless gzip body of zeros) and
+// /slow (a body that never ends).
+//
+//	webserver NAME
+func cmdWebServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: webserver NAME")
+	}
+	root := ts.MkAbs("www")
+	mux := http.NewServeMux()
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	mux.HandleFunc("/headers", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(r.Header)
+	})
+	mux.HandleFunc("/bomb", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		zeros := make([]byte, 1<<20)
+		for i := 0; i < 1024 && r.Context().Err() == nil; i++ {
+			if _, err := zw.Write(zeros); err != nil {
+				return
+			}
+		}
+		zw.Close()
+	})
+	mux.Handle("/", http.FileServer(http.Dir(root)))
+	srv := httptest.NewServer(mux)
+	ts.Defer(srv.Close)
+	ts.Setenv(strings.ToUpper(args[0])+"_URL", srv.URL)
 }

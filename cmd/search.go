@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/tavo-cli/tavo/pkg/audit"
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/search"
 )
@@ -65,7 +64,7 @@ func runSearch(cmd *cobra.Command, f *Factory, o *SearchOptions, text string) er
 	if err != nil {
 		return usageError(err)
 	}
-	runner, err := searchRunner(cfg, o.API, f.Getenv, audit.Open(f.DataDirectory()))
+	runner, err := searchRunner(cfg, o.API, f.Getenv, f.auditLog())
 	if err != nil {
 		return usageError(err)
 	}

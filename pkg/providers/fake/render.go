@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -27,23 +28,63 @@ type renderer interface {
 	errorBody(e *APIError, status int) []byte
 }
 
+// planner is implemented by renderers that must see every step before the
+// stream starts (Anthropic's message_start already carries the input usage).
+type planner interface {
+	plan(steps []Step)
+}
+
+// headerAdapter is implemented by renderers whose protocol carries some
+// scripted headers elsewhere: Gemini has no Retry-After header and puts the
+// wait in the error body (RetryInfo.retryDelay) instead.
+type headerAdapter interface {
+	adaptHeaders(h http.Header)
+}
+
 // requestInfo is what renderers need to know about the request.
 type requestInfo struct {
 	seq          int
+	path         string
 	model        string
 	stream       bool
 	includeUsage bool
+	// includeEncrypted is a Responses request's include:["reasoning.encrypted_content"].
+	includeEncrypted bool
 }
 
 func parseRequestInfo(seq int, path string, body []byte) requestInfo {
 	root := gjson.ParseBytes(body)
-	return requestInfo{
+	info := requestInfo{
 		seq:   seq,
+		path:  path,
 		model: root.Get("model").String(),
 		// Gemini says "stream" in the path, the others in the body.
 		stream:       root.Get("stream").Bool() || strings.Contains(path, ":streamGenerateContent"),
 		includeUsage: root.Get("stream_options.include_usage").Bool(),
 	}
+	for _, v := range root.Get("include").Array() {
+		if v.String() == "reasoning.encrypted_content" {
+			info.includeEncrypted = true
+		}
+	}
+	if info.model == "" {
+		info.model = geminiModel(path)
+	}
+	return info
+}
+
+// geminiModel reads the model from a Gemini path
+// (/v1beta/models/gemini-2.5-flash:generateContent), where it is not in the body.
+func geminiModel(path string) string {
+	i := strings.LastIndex(path, "/models/")
+	if i < 0 {
+		return ""
+	}
+	model := path[i+len("/models/"):]
+	if j := strings.IndexByte(model, ':'); j >= 0 {
+		model = model[:j]
+	}
+	return model
 }
 
 // protocolForPath guesses the protocol from the endpoint a codec called.
@@ -69,6 +110,12 @@ func newRenderer(p providers.Protocol, info requestInfo, model string) renderer 
 	switch p {
 	case providers.ProtocolOpenAI:
 		return newOpenAIRenderer(info, model)
+	case providers.ProtocolOpenAIResponses:
+		return newResponsesRenderer(info, model)
+	case providers.ProtocolAnthropic:
+		return newAnthropicRenderer(info, model)
+	case providers.ProtocolGemini:
+		return newGeminiRenderer(info, model)
 	}
 	return nil
 }

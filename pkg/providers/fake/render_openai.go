@@ -267,6 +267,12 @@ func (r *openaiRenderer) whole(steps []Step) (int, []byte) {
 }
 
 func (r *openaiRenderer) errorBody(e *APIError, status int) []byte {
+	return openAIErrorBody(e, status)
+}
+
+// openAIErrorBody renders OpenAI's error envelope, shared by Chat
+// Completions and Responses.
+func openAIErrorBody(e *APIError, status int) []byte {
 	typ := e.Type
 	if typ == "" {
 		typ = "invalid_request_error"

@@ -160,6 +160,9 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, seq int, protocol
 	for k, v := range reply.Headers {
 		w.Header().Set(k, v)
 	}
+	if ha, ok := rend.(headerAdapter); ok {
+		ha.adaptHeaders(w.Header())
+	}
 	status := reply.Status
 	if status >= 400 || reply.Error != nil || reply.Body != "" {
 		if status == 0 {
@@ -229,10 +232,14 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rend renderer, r
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", rend.streamContentType())
 	w.Header().Set("Cache-Control", "no-cache")
+	steps := reply.steps()
+	if p, ok := rend.(planner); ok {
+		p.plan(steps)
+	}
 	w.WriteHeader(status)
 	w.Write(rend.streamStart())
 	rc.Flush()
-	for _, st := range reply.steps() {
+	for _, st := range steps {
 		if !s.wait(r.Context(), time.Duration(st.Delay)) {
 			return
 		}

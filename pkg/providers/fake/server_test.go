@@ -431,7 +431,7 @@ func TestServerValidatesRequests(t *testing.T) {
 
 func TestUnknownProtocol(t *testing.T) {
 	srv := NewServer(t)
-	srv.Enqueue(Reply{Protocol: providers.ProtocolGemini, Text: "x"})
+	srv.Enqueue(Reply{Protocol: providers.Protocol("bogus"), Text: "x"})
 	resp := post(t, context.Background(), srv.URL, `{}`)
 	if body := readBody(t, resp); resp.StatusCode != 500 || !strings.Contains(body, "cannot be rendered yet") {
 		t.Fatalf("status %d body %s", resp.StatusCode, body)

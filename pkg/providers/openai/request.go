@@ -86,6 +86,13 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 	if req.MaxOutputTokens > 0 {
 		body["max_completion_tokens"] = req.MaxOutputTokens
 	}
+	if req.Schema != nil {
+		rf, err := responseFormat(req.Schema)
+		if err != nil {
+			return nil, err
+		}
+		body["response_format"] = rf
+	}
 	for k, v := range req.Params {
 		if v == nil {
 			delete(body, k)

@@ -6,15 +6,24 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tavo-cli/tavo/pkg/fetch"
+	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/search"
 	"github.com/tavo-cli/tavo/pkg/tools"
 	"github.com/tavo-cli/tavo/pkg/tools/askuser"
+	filetools "github.com/tavo-cli/tavo/pkg/tools/files"
+	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 	"github.com/tavo-cli/tavo/pkg/tools/websearch"
 )
 
 // Deps are the engines the built-in tools adapt. A nil engine leaves its
 // tools out; Unavailable says why, for error messages.
 type Deps struct {
+	// Fetch runs tavo_web_fetch; nil leaves it out. Each catalog gets its own
+	// snapshot cache, so cursors live for the run.
+	Fetch *fetch.Engine
+	// Files backs the five tavo_file_* tools; nil leaves them out.
+	Files *files.Store
 	// Search runs tavo_web_search; nil when the default search API is missing
 	// or incomplete.
 	Search *search.Runner
@@ -28,8 +37,14 @@ func All(d Deps) []tools.Tool {
 		tools.NewToolSearch(),
 		askuser.New(),
 	}
+	if d.Fetch != nil {
+		ts = append(ts, webfetch.New(d.Fetch, fetch.NewMemoryStore(0)))
+	}
 	if d.Search != nil {
 		ts = append(ts, websearch.New(d.Search))
+	}
+	if d.Files != nil {
+		ts = append(ts, filetools.All(d.Files)...)
 	}
 	return ts
 }

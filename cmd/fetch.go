@@ -1,0 +1,143 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/cli"
+	"github.com/tavo-cli/tavo/pkg/fetch"
+)
+
+// FetchOptions are the flags of `tavo fetch`.
+type FetchOptions struct {
+	Headers []string
+	Cursor  string
+	Paged   bool
+	Extract string
+}
+
+func newCmdFetch(f *Factory) *cobra.Command {
+	o := &FetchOptions{}
+	c := &cobra.Command{
+		Use:   "fetch URL",
+		Short: "Fetch a web page as Markdown",
+		Long: `Fetch one HTTP(S) URL and print it as Markdown: HTML, Markdown, plain text, JSON
+(pretty, fenced) and XML. No JavaScript runs; a page that needs it gives what its
+static HTML holds, with a javascript_required warning.
+
+By default the whole document is printed. --paged prints only the first page of
+about 24 KiB, like the tavo_web_fetch tool, with its next_cursor (in -o json, or
+as a hint on stderr); --cursor C prints the next page from the snapshot kept on
+disk for 30 minutes, without downloading again. -o json prints
+{url, final_url, status, mime, title, markdown, next_cursor, truncated, warnings}.
+
+Exit status: 0 on success, 1 with one line on stderr when the fetch failed, 2 on
+a usage error.`,
+		Example: `  tavo fetch https://go.dev/doc/effective_go | less
+  tavo fetch -o json --jq .title https://example.com
+  tavo fetch -H 'Authorization: Bearer $TOKEN' https://api.example.com/v1/items
+  tavo fetch --paged https://example.com/long; tavo fetch --cursor CURSOR`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.Cursor != "" {
+				return cobra.MaximumNArgs(1)(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runFetch(cmd, f, o, args)
+		},
+	}
+	fl := c.Flags()
+	fl.StringArrayVarP(&o.Headers, "header", "H", nil, "request header 'Key: Value' (repeatable)")
+	fl.StringVar(&o.Cursor, "cursor", "", "print the page this cursor points to (a URL given with it is ignored)")
+	fl.BoolVar(&o.Paged, "paged", false, "print only the first page, with its next_cursor")
+	fl.StringVar(&o.Extract, "extract", "auto", "auto|main|full: main keeps the main content, full the whole page")
+	return c
+}
+
+func runFetch(cmd *cobra.Command, f *Factory, o *FetchOptions, args []string) error {
+	out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+	if err != nil {
+		return usageError(err)
+	}
+	mode, err := fetch.ParseExtract(o.Extract)
+	if err != nil {
+		return usageError(err)
+	}
+	var headers []fetch.Header
+	for _, h := range o.Headers {
+		hd, err := fetch.ParseHeader(h)
+		if err != nil {
+			return usageError(err)
+		}
+		headers = append(headers, hd)
+	}
+	ctx, stop := signalContext(cmd.Context())
+	defer stop()
+
+	var res *fetch.Result
+	if o.Cursor != "" || o.Paged {
+		ds, err := fetch.OpenDiskStore(filepath.Join(f.DataDirectory(), "cache", "fetch"))
+		if err != nil {
+			return err
+		}
+		pager := fetch.Pager{Store: ds}
+		if o.Cursor != "" {
+			// A cursor wins over a URL given with it (SPEC §6).
+			res, err = pager.Next(ctx, o.Cursor)
+		} else {
+			var doc *fetch.Document
+			if doc, err = fetchDocument(ctx, f, args[0], headers, mode); err == nil {
+				res, err = pager.First(ctx, doc)
+			}
+		}
+		if err != nil {
+			return fetchError(err)
+		}
+	} else {
+		doc, err := fetchDocument(ctx, f, args[0], headers, mode)
+		if err != nil {
+			return fetchError(err)
+		}
+		res = doc.Result()
+	}
+	for _, w := range res.Warnings {
+		if !f.Quiet {
+			fmt.Fprintf(f.IO.ErrOut, "tavo: warning: %s: %s\n", w.Code, w.Message)
+		}
+	}
+	if out.Structured() {
+		return out.WriteValue(res)
+	}
+	md := res.Markdown
+	if !strings.HasSuffix(md, "\n") {
+		md += "\n"
+	}
+	if _, err := fmt.Fprint(f.IO.Out, md); err != nil {
+		return err
+	}
+	if res.NextCursor != "" && !f.Quiet {
+		fmt.Fprintf(f.IO.ErrOut, "tavo: more: tavo fetch --cursor %s\n", res.NextCursor)
+	}
+	return nil
+}
+
+func fetchDocument(ctx context.Context, f *Factory, url string, headers []fetch.Header, mode fetch.Extract) (*fetch.Document, error) {
+	stopSpinner := f.IO.StartSpinner("fetching")
+	defer stopSpinner()
+	eng := fetchEngine(f)
+	return eng.Fetch(ctx, fetch.Request{URL: url, Headers: headers, Extract: mode})
+}
+
+// fetchError is exit 1 for a failed fetch, exit 2 for a malformed request.
+func fetchError(err error) error {
+	var fe *fetch.Error
+	if errors.As(err, &fe) && fe.Code == "invalid_arguments" {
+		return usageError(err)
+	}
+	return &ExitError{Code: 1, Err: err}
+}

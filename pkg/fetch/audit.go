@@ -1,0 +1,60 @@
+package fetch
+
+import (
+	"context"
+	"time"
+)
+
+// AuditRecord is what the audit keeps of one fetch (SPEC §6): the URL as
+// submitted (query and fragment included) and every caller header, name and
+// value; of the outcome only the final URL, status, media type, byte count,
+// duration, warning codes and, for a failure, the error code. It never
+// holds the body, the title, a cursor or response headers.
+type AuditRecord struct {
+	Time     time.Time     `json:"time"`
+	URL      string        `json:"url"`
+	Headers  []Header      `json:"headers"`
+	FinalURL string        `json:"final_url,omitempty"`
+	Status   int           `json:"status,omitempty"`
+	MIME     string        `json:"mime,omitempty"`
+	Bytes    int64         `json:"bytes"`
+	Duration time.Duration `json:"duration"`
+	Warnings []string      `json:"warnings"`
+	// Error is the error code of a failed fetch; empty on success.
+	Error string `json:"error,omitempty"`
+}
+
+// Auditor keeps audit records; the store implements it.
+type Auditor interface {
+	RecordFetch(ctx context.Context, rec AuditRecord) error
+}
+
+// AuditorFunc adapts a function to Auditor.
+type AuditorFunc func(ctx context.Context, rec AuditRecord) error
+
+// RecordFetch calls f.
+func (f AuditorFunc) RecordFetch(ctx context.Context, rec AuditRecord) error { return f(ctx, rec) }
+
+func auditRecord(start time.Time, d time.Duration, req Request, st *fetchState, doc *Document, err error) AuditRecord {
+	rec := AuditRecord{
+		Time:     start.UTC(),
+		URL:      req.URL,
+		Headers:  append([]Header{}, req.Headers...),
+		FinalURL: st.finalURL,
+		Status:   st.status,
+		MIME:     st.mime,
+		Bytes:    st.bytes,
+		Duration: d,
+		Warnings: []string{},
+	}
+	if doc != nil {
+		rec.Warnings = warningCodes(doc.Warnings)
+	}
+	if err != nil {
+		rec.Error = CodeInternalError
+		if fe, ok := err.(*Error); ok {
+			rec.Error = fe.Code
+		}
+	}
+	return rec
+}

@@ -1,0 +1,136 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"golang.org/x/net/html"
+)
+
+// minArticleChars is the text an extracted article needs before auto mode
+// trusts it over the whole page (readability's own threshold).
+const minArticleChars = 500
+
+// maxExtractElements bounds the pages readability is run on: its cost grows
+// faster than the page, and real pages stay far below this (about 10,000
+// elements per MB of HTML); above it the whole page is converted.
+const maxExtractElements = 200_000
+
+// HTML converts a UTF-8 HTML page to Markdown. page is the URL the page was
+// served from; links and images are resolved against it (or against the
+// page's <base href>).
+func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Extract) (*Conversion, error) {
+	mode, err := ParseExtract(string(mode))
+	if err != nil {
+		return nil, err
+	}
+	if page == nil {
+		page = &url.URL{}
+	}
+	doc, err := html.Parse(bytes.NewReader(src))
+	if err != nil {
+		return nil, wrapf(CodeUpstreamError, err, "the HTML could not be parsed: %v", err)
+	}
+	info := inspect(doc)
+	base := info.base(page)
+	out := &Conversion{Title: info.title()}
+
+	var node *html.Node
+	if mode == ExtractMain && info.elements > maxExtractElements {
+		out.Warnings = append(out.Warnings, Warning{Code: WarnMainContentNotFound,
+			Message: fmt.Sprintf("the page has %d elements, more than the %d main-content extraction handles; the whole page is returned", info.elements, maxExtractElements)})
+	} else if mode != ExtractFull && info.elements <= maxExtractElements {
+		article, ok := extractMain(doc, base, mode == ExtractAuto)
+		switch {
+		case ok:
+			node = article.Node
+			out.Extracted = ExtractMain
+			if t := cleanSpace(article.Title()); t != "" {
+				out.Title = t
+			}
+		case mode == ExtractMain:
+			out.Warnings = append(out.Warnings, Warning{Code: WarnMainContentNotFound, Message: "no main content was found; the whole page is returned"})
+		}
+		if node == nil && article.mutated {
+			// Readability rewrote the tree; start again from the source.
+			if doc, err = html.Parse(bytes.NewReader(src)); err != nil {
+				return nil, wrapf(CodeUpstreamError, err, "the HTML could not be parsed: %v", err)
+			}
+		}
+	}
+	if node == nil {
+		node = doc
+		out.Extracted = ExtractFull
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	clean(node)
+	if c.MaxMarkdownBytes > 0 && int64(renderedTextLen(node)) > c.MaxMarkdownBytes {
+		// Every letter and digit left will be in the Markdown: it is bound
+		// to pass the limit, so spare the conversion and its memory.
+		return nil, limitError(LimitMarkdown, c.MaxMarkdownBytes)
+	}
+	md, err := c.md.ConvertNode(node, converter.WithDomain(base.String()), converter.WithContext(ctx))
+	if err != nil {
+		return nil, wrapf(CodeInternalError, err, "the page could not be converted to Markdown: %v", err)
+	}
+	out.Markdown = finishMarkdown(md)
+	out.Title = capTitle(out.Title)
+	if info.needsJavaScript() {
+		out.Warnings = append(out.Warnings, Warning{
+			Code:    WarnJavaScriptRequired,
+			Message: "the page looks rendered by JavaScript, which tavo does not run; this is what its static HTML holds",
+		})
+	}
+	return out, nil
+}
+
+// mainArticle is readability's result and whether it changed the tree.
+type mainArticle struct {
+	readability.Article
+	mutated bool
+}
+
+// extractMain runs readability. In auto mode it first asks whether the page
+// is an article at all, which is cheap and leaves the tree untouched, and
+// then wants enough text in what it keeps.
+func extractMain(doc *html.Node, base *url.URL, auto bool) (mainArticle, bool) {
+	parser := readability.NewParser()
+	if auto && !parser.CheckDocument(doc) {
+		return mainArticle{}, false
+	}
+	article, err := parser.ParseAndMutate(doc, base)
+	res := mainArticle{Article: article, mutated: true}
+	if err != nil || article.Node == nil {
+		return res, false
+	}
+	n := textLen(article.Node)
+	if n == 0 || auto && n < minArticleChars {
+		return res, false
+	}
+	return res, true
+}
+
+// finishMarkdown trims the converter output and ends it with one newline.
+func finishMarkdown(md []byte) string {
+	md = bytes.TrimSpace(md)
+	if len(md) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(len(md) + 1)
+	b.Write(md)
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// cleanSpace collapses runs of white space, as a browser shows a title.
+func cleanSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,232 @@
+package fetch
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// pageInfo is what one read-only walk of the parsed page learns before any
+// extraction changes the tree.
+type pageInfo struct {
+	titleText string
+	ogTitle   string
+	h1        string
+	baseHref  string
+
+	elements       int
+	scripts        int // <script> elements that run code
+	inlineScript   int // bytes of inline code
+	visibleText    int // letters and digits a reader would see in <body>
+	mountEmpty     bool
+	noscriptAsksJS bool
+}
+
+// mountIDs are the ids single-page-app frameworks render into.
+var mountIDs = map[string]bool{
+	"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true,
+	"svelte": true, "main-app": true, "application": true, "react-root": true,
+}
+
+func inspect(doc *html.Node) *pageInfo {
+	info := &pageInfo{}
+	var walk func(n *html.Node, inBody, hidden bool)
+	walk = func(n *html.Node, inBody, hidden bool) {
+		switch n.Type {
+		case html.TextNode:
+			if inBody && !hidden {
+				info.visibleText += countWordChars(n.Data)
+			}
+			return
+		case html.ElementNode:
+		default:
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c, inBody, hidden)
+			}
+			return
+		}
+		info.elements++
+		switch n.DataAtom {
+		case atom.Title:
+			if info.titleText == "" {
+				info.titleText = cleanSpace(textOf(n))
+			}
+			return
+		case atom.Base:
+			if info.baseHref == "" {
+				info.baseHref = attr(n, "href")
+			}
+		case atom.Meta:
+			if p := attr(n, "property"); (p == "og:title" || attr(n, "name") == "twitter:title") && info.ogTitle == "" {
+				info.ogTitle = cleanSpace(attr(n, "content"))
+			}
+		case atom.Script:
+			if isCodeScript(n) {
+				info.scripts++
+				if n.FirstChild != nil {
+					info.inlineScript += len(n.FirstChild.Data)
+				}
+			}
+			return
+		case atom.Noscript:
+			if strings.Contains(strings.ToLower(textOf(n)), "javascript") {
+				info.noscriptAsksJS = true
+			}
+			return
+		case atom.Style, atom.Template:
+			return
+		case atom.Body:
+			inBody = true
+		case atom.H1:
+			if info.h1 == "" {
+				info.h1 = cleanSpace(textOf(n))
+			}
+		}
+		if isHidden(n) {
+			hidden = true
+		}
+		if inBody && (mountIDs[attr(n, "id")] || hasAttr(n, "data-reactroot") || hasAttr(n, "ng-app") || hasAttr(n, "ng-version")) {
+			before := info.visibleText
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c, inBody, hidden)
+			}
+			if info.visibleText-before < 50 {
+				info.mountEmpty = true
+			}
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, inBody, hidden)
+		}
+	}
+	walk(doc, false, false)
+	return info
+}
+
+// needsJavaScript guesses whether the page is a shell that scripts fill
+// in: it has code to run and next to no text of its own, or an empty app
+// mount point or a <noscript> plea with little text.
+func (p *pageInfo) needsJavaScript() bool {
+	if p.scripts == 0 {
+		return false
+	}
+	return p.visibleText < 200 || (p.mountEmpty || p.noscriptAsksJS) && p.visibleText < 1000
+}
+
+func (p *pageInfo) title() string {
+	switch {
+	case p.titleText != "":
+		return p.titleText
+	case p.ogTitle != "":
+		return p.ogTitle
+	}
+	return p.h1
+}
+
+// base is the URL links resolve against: <base href> over the page URL.
+func (p *pageInfo) base(page *url.URL) *url.URL {
+	if p.baseHref == "" {
+		return page
+	}
+	ref, err := url.Parse(strings.TrimSpace(p.baseHref))
+	if err != nil {
+		return page
+	}
+	b := page.ResolveReference(ref)
+	if b.Scheme != "http" && b.Scheme != "https" {
+		return page
+	}
+	return b
+}
+
+// isCodeScript is a <script> the browser would run (not JSON data).
+func isCodeScript(n *html.Node) bool {
+	t := strings.ToLower(strings.TrimSpace(attr(n, "type")))
+	switch t {
+	case "", "text/javascript", "application/javascript", "module", "text/babel", "application/ecmascript":
+		return true
+	}
+	return false
+}
+
+func countWordChars(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// textLen counts the letters and digits under n.
+func textLen(n *html.Node) int {
+	count := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			count += countWordChars(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return count
+}
+
+// renderedTextLen counts the letters and digits under n that the converter
+// will write out: all of them but those of <head>.
+func renderedTextLen(n *html.Node) int {
+	count := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch {
+		case n.Type == html.TextNode:
+			count += countWordChars(n.Data)
+		case n.Type == html.ElementNode && n.DataAtom == atom.Head:
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return count
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,152 @@
+// Package anthropic is the codec for Anthropic's Messages API
+// (POST {base}/v1/messages, header anthropic-version: 2023-06-01, key in
+// x-api-key).
+//
+// Choices made here:
+//   - max_tokens is required by the API; tavo sends Request.MaxOutputTokens,
+//     or DefaultMaxTokens (8192) when it is not set. Every current Claude model
+//     accepts 8192; the retired Claude 3 Haiku/Opus need --max-output-tokens
+//     4096, and extended thinking needs max_tokens above its budget_tokens.
+//   - Extended thinking is off unless asked for (--param
+//     thinking='{"type":"enabled","budget_tokens":2048}'). Thinking and
+//     redacted_thinking blocks are kept verbatim with their signatures and
+//     sent back unchanged; the client is a runner.ChainKeeper, so they are
+//     always sent while a tool loop is unresolved, as the API requires.
+//   - Consecutive messages of one role are merged: tool results become
+//     tool_result blocks of a user message, and text that follows them (driver
+//     guidance) joins that same message after the results.
+//   - Usage: input_tokens counts every prompt token, cached or not
+//     (input_tokens + cache_read_input_tokens + cache_creation_input_tokens on
+//     the wire); cached_tokens counts cache reads. Anthropic does not report
+//     thinking tokens apart, so reasoning_tokens stays 0.
+//   - Structured output (Request.Schema) is sent as output_config.format
+//     {type: json_schema, schema}.
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
+)
+
+// DefaultBaseURL is used when the configuration names none.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// APIVersion is sent as the anthropic-version header.
+const APIVersion = "2023-06-01"
+
+// DefaultMaxTokens is max_tokens when the request sets no output limit.
+const DefaultMaxTokens = 8192
+
+var errBaseURL = errors.New("the anthropic base URL must be an absolute URL such as https://api.anthropic.com")
+
+// Client speaks the Messages API to one endpoint.
+type Client struct {
+	cfg       providers.Config
+	endpoint  string
+	urlErr    error
+	transport *providers.Transport
+}
+
+// New returns a Client for cfg.
+func New(cfg providers.Config) *Client {
+	c := &Client{cfg: cfg, transport: providers.NewTransport(cfg)}
+	c.endpoint, c.urlErr = endpoint(cfg.BaseURL, cfg.Query)
+	return c
+}
+
+// Protocol returns providers.ProtocolAnthropic.
+func (c *Client) Protocol() providers.Protocol { return providers.ProtocolAnthropic }
+
+// RequiresActiveChain reports true: the API rejects a tool loop whose last
+// assistant turn lost its thinking blocks when thinking is enabled.
+func (c *Client) RequiresActiveChain() bool { return true }
+
+// Complete sends req to {base}/v1/messages and returns the response. Errors
+// are *providers.Error.
+func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {
+	if c.urlErr != nil {
+		return nil, &providers.Error{Code: providers.ErrProviderError, Message: c.urlErr.Error(), Err: providers.ErrPermanent}
+	}
+	body, err := encodeRequest(req)
+	if err != nil {
+		return nil, &providers.Error{Code: providers.ErrProviderError, Message: "cannot encode the request: " + err.Error(), Err: err}
+	}
+	hadTools := len(req.Tools) > 0
+	call := &providers.Call{
+		URL:    c.endpoint,
+		Header: c.header(req.Stream),
+		Body:   body,
+		Classify: func(f *providers.HTTPFailure) *providers.Error {
+			return classifyHTTP(f, hadTools)
+		},
+		Decode: func(resp *http.Response, sink providers.Sink) (*providers.Response, error) {
+			if req.Stream && isEventStream(resp.Header) {
+				return decodeStream(resp.Body, sink, hadTools)
+			}
+			return decodeJSON(resp.Body, hadTools)
+		},
+		Secrets: []string{c.cfg.APIKey},
+	}
+	return c.transport.Do(ctx, call, sink)
+}
+
+// header builds the request headers; the profile's own headers come last
+// and may override any (anthropic-beta, a newer anthropic-version).
+func (c *Client) header(stream bool) http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("User-Agent", "tavo")
+	h.Set("Anthropic-Version", APIVersion)
+	if stream {
+		h.Set("Accept", "text/event-stream")
+	} else {
+		h.Set("Accept", "application/json")
+	}
+	if c.cfg.APIKey != "" {
+		name := c.cfg.AuthHeader
+		if name == "" {
+			name = "X-Api-Key"
+		}
+		h.Set(name, c.cfg.APIKey)
+	}
+	for k, v := range c.cfg.Headers {
+		h.Set(k, v)
+	}
+	return h
+}
+
+// endpoint joins the base URL, /v1/messages and the configured query. A base
+// that already ends in /v1 (a proxy configured with it) gets no second /v1.
+func endpoint(base string, query map[string]string) (string, error) {
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return "", errBaseURL
+	}
+	path := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(path, "/v1") {
+		path += "/v1"
+	}
+	u.Path = path + "/messages"
+	u.RawPath = ""
+	if len(query) > 0 {
+		q := u.Query()
+		for k, v := range query {
+			q.Set(k, v)
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String(), nil
+}
+
+// isEventStream reports whether the answer is SSE.
+func isEventStream(h http.Header) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(h.Get("Content-Type"))), "text/event-stream")
+}

@@ -1,0 +1,81 @@
+package gemini
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
+)
+
+func FuzzDecodeStream(f *testing.F) {
+	f.Add([]byte(frames(chunk(`{"text":"a","thought":true,"thoughtSignature":"s"}`, ""), chunk(`{"text":"b"}`, "STOP"))))
+	f.Add([]byte(frames(chunk(`{"functionCall":{"name":"f","args":{"a":1}},"thoughtSignature":"s"},{"functionCall":{"name":"g","args":[]}}`, "STOP"))))
+	f.Add([]byte(frames(`{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1e9s"}]}}`)))
+	f.Add([]byte(frames(`{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":1e99}}`)))
+	f.Add([]byte("data: {\"candidates\":[\r\n\r\n"))
+	f.Add([]byte("garbage"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		sink := &recSink{}
+		resp, err := decodeStream(bytes.NewReader(in), sink, true)
+		if err != nil {
+			var pe *providers.Error
+			if !errors.As(err, &pe) || pe.Message == "" {
+				t.Fatalf("error %v is not a *providers.Error with a message", err)
+			}
+			return
+		}
+		// A stream is only accepted when it says it is complete.
+		if !bytes.Contains(in, []byte("finishReason")) {
+			t.Fatalf("accepted a stream without a finish reason: %q", in)
+		}
+		if got := strings.Join(sink.text, ""); got != resp.Message.Text() {
+			t.Fatalf("deltas %q differ from the message text %q", got, resp.Message.Text())
+		}
+	})
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	f.Add([]byte(`{"candidates":[{"content":{"parts":[{"text":"hi"},{"functionCall":{"name":"f"}}]},"finishReason":"STOP"}]}`))
+	f.Add([]byte(`[{"error":{"message":"x"}}]`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		resp, err := decodeJSON(bytes.NewReader(in), true)
+		if err != nil {
+			var pe *providers.Error
+			if !errors.As(err, &pe) || pe.Message == "" {
+				t.Fatalf("error %v is not a *providers.Error with a message", err)
+			}
+			return
+		}
+		if resp == nil || resp.Message.Role != providers.RoleAssistant {
+			t.Fatalf("bad response %+v", resp)
+		}
+	})
+}
+
+func FuzzClassifyHTTP(f *testing.F) {
+	f.Add(400, []byte(`{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0]: bad","status":"INVALID_ARGUMENT"}}`))
+	f.Add(429, []byte(`{"error":{"details":[{"@type":"google.rpc.RetryInfo","retryDelay":"-5s"}]}}`))
+	f.Add(503, []byte(`<html>`))
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		e := classifyHTTP(&providers.HTTPFailure{Status: status, Body: body}, true)
+		if e == nil || e.Code == "" || e.Message == "" || len(e.Message) > 1000 || e.RetryAfter < 0 {
+			t.Fatalf("classifyHTTP(%d, %q) = %+v", status, body, e)
+		}
+	})
+}
+
+func FuzzToGeminiSchema(f *testing.F) {
+	f.Add([]byte(`{"type":"object","properties":{"a":{"$ref":"#"},"b":{"anyOf":[{"type":"null"},{"enum":[1,"x"]}]}}}`))
+	f.Add([]byte(`{"allOf":[{"$ref":"#/allOf/0"}]}`))
+	f.Add([]byte(`{"type":["object","array","null"],"items":{"items":{}},"properties":{"x":{"type":"integer","exclusiveMinimum":true}}}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := toGeminiSchema(in)
+		if err != nil || out == nil {
+			return
+		}
+		checkGeminiSubset(t, "$", out)
+	})
+}

@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/tavo-cli/tavo/pkg/search"
+)
+
+// Audit kinds written by tavo. RecordAudit accepts other kinds too.
+const (
+	AuditSearch   = "search"
+	AuditFetch    = "fetch"
+	AuditToolCall = "tool_call"
+)
+
+// Page sizes of ListAudit.
+const (
+	DefaultAuditPage = 50
+	MaxAuditPage     = 500
+)
+
+// AuditRow is one audit record.
+type AuditRow struct {
+	ID   int64           `json:"id"`
+	Kind string          `json:"kind"`
+	Time time.Time       `json:"time"`
+	Data json.RawMessage `json:"data"`
+}
+
+var _ search.Auditor = (*Store)(nil)
+
+// RecordSearch stores one search attempt; it implements search.Auditor.
+func (s *Store) RecordSearch(ctx context.Context, rec search.SearchRecord) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("store: encoding a search record: %w", err)
+	}
+	return s.RecordAudit(ctx, AuditSearch, rec.Time, data)
+}
+
+// RecordAudit stores one audit record of a kind ("fetch", "tool_call", …):
+// data is its JSON object, at its time (zero means now).
+func (s *Store) RecordAudit(ctx context.Context, kind string, at time.Time, data json.RawMessage) error {
+	op := "storing a " + kind + " audit record"
+	if kind == "" {
+		return fmt.Errorf("store: storing an audit record: no kind: %w", ErrInvalid)
+	}
+	if !json.Valid(data) {
+		return fmt.Errorf("store: %s: the data is not valid JSON: %w", op, ErrInvalid)
+	}
+	if at.IsZero() {
+		at = s.now()
+	}
+	return s.write(ctx, op, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO audit (kind, time, data) VALUES (?, ?, ?)`, kind, toNS(at), string(data))
+		return err
+	})
+}
+
+// ListAudit returns up to limit (0 = 50, at most 500) audit records of one
+// kind ("" = all), newest first; next is the following page's cursor.
+func (s *Store) ListAudit(ctx context.Context, kind string, limit int, cursor string) ([]AuditRow, string, error) {
+	limit, err := pageLimit(limit, DefaultAuditPage, MaxAuditPage)
+	if err != nil {
+		return nil, "", fmt.Errorf("store: listing audit records: %w", err)
+	}
+	after, _, err := decodeCursor("aud", cursor)
+	if err != nil {
+		return nil, "", fmt.Errorf("store: listing audit records: %w", err)
+	}
+	q := `SELECT id, kind, time, data FROM audit WHERE 1`
+	var args []any
+	if kind != "" {
+		q += ` AND kind = ?`
+		args = append(args, kind)
+	}
+	if cursor != "" {
+		q += ` AND id < ?`
+		args = append(args, after)
+	}
+	q += ` ORDER BY id DESC LIMIT ?`
+	args = append(args, limit+1)
+	var out []AuditRow
+	err = s.read(ctx, "listing audit records", func() error {
+		out = out[:0]
+		rows, err := s.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r AuditRow
+			var at int64
+			var data string
+			if err := rows.Scan(&r.ID, &r.Kind, &at, &data); err != nil {
+				return err
+			}
+			r.Time, r.Data = fromNS(at), json.RawMessage(data)
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		next = encodeCursor("aud", out[limit-1].ID, "")
+	}
+	if out == nil {
+		out = []AuditRow{}
+	}
+	return out, next, nil
+}
+
+// ClearAudit removes audit records of one kind ("" = all) older than
+// before (zero = all of them) and returns how many it removed.
+func (s *Store) ClearAudit(ctx context.Context, kind string, before time.Time) (int64, error) {
+	q := `DELETE FROM audit WHERE 1`
+	var args []any
+	if kind != "" {
+		q += ` AND kind = ?`
+		args = append(args, kind)
+	}
+	if !before.IsZero() {
+		q += ` AND time < ?`
+		args = append(args, toNS(before))
+	}
+	var n int64
+	err := s.write(ctx, "clearing audit records", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}

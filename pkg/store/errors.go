@@ -1,0 +1,86 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Sentinel errors. Returned errors wrap them with context; test with
+// errors.Is.
+var (
+	// ErrNotFound: the session, run, variable or compaction does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrSessionBusy: another live run holds the session.
+	ErrSessionBusy = errors.New("session busy")
+	// ErrNotRunning: the run has already ended.
+	ErrNotRunning = errors.New("run not running")
+	// ErrInvalid: an argument (title, id, limit, cursor, JSON value…) is not
+	// acceptable.
+	ErrInvalid = errors.New("invalid argument")
+)
+
+// describeFSError turns a file-system error into its plain cause, so the
+// one-line message says "is read-only" or "disk is full" rather than errno
+// jargon.
+func describeFSError(err error) error {
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("it is on a read-only file system: %w", err)
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EPERM):
+		return fmt.Errorf("it is not writable (permission denied): %w", err)
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return fmt.Errorf("the disk is full: %w", err)
+	}
+	return err
+}
+
+// sqliteCode returns the primary SQLite result code of err, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
+	}
+	return 0
+}
+
+// isBusy reports whether err is SQLite saying another connection holds the
+// lock it needs.
+func isBusy(err error) bool {
+	c := sqliteCode(err)
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+}
+
+// dbError wraps a database error with what was being done and, for the
+// failures a user can act on, the plain cause and the data directory.
+// Sentinel and context errors pass through wrapped, so errors.Is still works.
+func (s *Store) dbError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, ErrNotFound) || errors.Is(err, ErrSessionBusy) ||
+		errors.Is(err, ErrNotRunning) || errors.Is(err, ErrInvalid) {
+		return fmt.Errorf("store: %s: %w", op, err)
+	}
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_FULL:
+		return fmt.Errorf("store: %s: the disk holding data dir %s is full; free space and retry (nothing stored was lost): %w", op, s.dir, err)
+	case sqlite3.SQLITE_READONLY:
+		return fmt.Errorf("store: %s: data dir %s is read-only; tavo needs to write there: %w", op, s.dir, err)
+	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM:
+		return fmt.Errorf("store: %s: cannot open the database in data dir %s (check its permissions): %w", op, s.dir, err)
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return fmt.Errorf("store: %s: data dir %s stayed locked by another tavo process; retry: %w", op, s.dir, err)
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return fmt.Errorf("store: %s: %s is damaged or not a tavo database: %w", op, s.path, err)
+	case sqlite3.SQLITE_IOERR:
+		return fmt.Errorf("store: %s: I/O error in data dir %s (disk full or failing?): %w", op, s.dir, err)
+	}
+	return fmt.Errorf("store: %s: %w", op, err)
+}

@@ -1,0 +1,350 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
+)
+
+// RunMeta describes a run being started.
+type RunMeta struct {
+	Profile, Provider, Model string
+	// PID is the process running it; 0 means this process.
+	PID int
+}
+
+// Journal batching: a batch is written every journalFlush (Store.flushEvery)
+// or as soon as journalBatch lines are waiting, whichever comes first.
+const (
+	journalBatch = 64
+	// journalMaxPending bounds the memory a journal that cannot be written
+	// (disk full) may hold; later lines are dropped and the loss reported.
+	journalMaxPending = 1 << 16
+	// finishTimeout bounds how long Finish may wait for the database.
+	finishTimeout = 30 * time.Second
+)
+
+// Lease is a running run's hold on its session: while it exists no other
+// run can start on the session, in this process or any other. It journals
+// the run's events, stores its messages and reports cancel requests. Finish
+// ends it; a process that dies leaves its run to be marked interrupted.
+type Lease struct {
+	s         *Store
+	runID     string
+	sessionID string
+	lock      *fileLock
+
+	mu       sync.Mutex
+	pending  []journalLine
+	dropped  int
+	jerr     error // the first journal write error
+	finished bool
+
+	kick      chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	cancelled chan struct{}
+
+	finishOnce sync.Once
+	finishErr  error
+}
+
+type journalLine struct {
+	seq  int64
+	typ  string
+	line []byte
+}
+
+// BeginRun starts run runID on a session: it takes the session's lock
+// without waiting (another live run holding it is ErrSessionBusy at once),
+// marks runs left running there by dead processes interrupted, stores the
+// run as running and marks the session used. An unknown session is
+// ErrNotFound; a run id already used is ErrInvalid.
+func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunMeta) (*Lease, error) {
+	op := "starting run " + runID
+	if err := validID("run", runID); err != nil {
+		return nil, fmt.Errorf("store: %s: %w", op, err)
+	}
+	if err := validID("session", sessionID); err != nil {
+		return nil, fmt.Errorf("store: %s: %w", op, err)
+	}
+	lock, err := s.lockSession(sessionID)
+	if errors.Is(err, ErrSessionBusy) {
+		if active := s.activeRun(ctx, sessionID); active != "" {
+			err = fmt.Errorf("session %s is busy: run %s is running on it: %w", sessionID, active, ErrSessionBusy)
+		}
+	}
+	if err != nil {
+		return nil, s.dbError(op, err)
+	}
+	if meta.PID == 0 {
+		meta.PID = os.Getpid()
+	}
+	now := toNS(s.now())
+	err = s.write(ctx, op, func(tx *sql.Tx) error {
+		if err := sessionExists(ctx, tx, sessionID); err != nil {
+			return err
+		}
+		// We hold the lock, so any run still "running" here is a dead one.
+		if _, err := markInterrupted(ctx, tx, sessionID, now); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, status, started_at, profile, provider, model, pid)
+			VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`, runID, sessionID, now, meta.Profile, meta.Provider, meta.Model, meta.PID)
+		if sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT {
+			return fmt.Errorf("run id %s is already used: %w", runID, ErrInvalid)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET last_used_at = MAX(last_used_at, ?) WHERE id = ?`, now, sessionID)
+		return err
+	})
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	l := &Lease{
+		s: s, runID: runID, sessionID: sessionID, lock: lock,
+		kick:      make(chan struct{}, 1),
+		stop:      make(chan struct{}),
+		done:      make(chan struct{}),
+		cancelled: make(chan struct{}),
+	}
+	go l.loop()
+	return l, nil
+}
+
+// activeRun returns the id of a running run of the session, "" when none
+// is found.
+func (s *Store) activeRun(ctx context.Context, sessionID string) string {
+	var id string
+	_ = s.db.QueryRowContext(ctx, `SELECT id FROM runs WHERE session_id = ? AND status = 'running' ORDER BY started_at DESC LIMIT 1`, sessionID).Scan(&id)
+	return id
+}
+
+// RunID is the leased run's id.
+func (l *Lease) RunID() string { return l.runID }
+
+// SessionID is the leased run's session.
+func (l *Lease) SessionID() string { return l.sessionID }
+
+// Journal queues one event line for the run's journal and returns at once;
+// a goroutine writes queued lines in batches. line is the NDJSON line
+// exactly as streamed; a trailing "\n" is not stored (Events returns lines
+// without it). The bytes are copied. Write errors do not reach the caller
+// here: Err reports them and Finish returns them.
+func (l *Lease) Journal(seq int64, eventType string, line []byte) {
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	e := journalLine{seq: seq, typ: eventType, line: bytes.Clone(line)}
+	l.mu.Lock()
+	if l.finished {
+		l.mu.Unlock()
+		return
+	}
+	if len(l.pending) >= journalMaxPending {
+		l.dropped++
+		l.mu.Unlock()
+		return
+	}
+	l.pending = append(l.pending, e)
+	n := len(l.pending)
+	l.mu.Unlock()
+	if n >= journalBatch {
+		select {
+		case l.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Err returns the first error met writing the journal so far, or nil.
+func (l *Lease) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.journalErr()
+}
+
+func (l *Lease) journalErr() error {
+	err := l.jerr
+	if l.dropped > 0 {
+		err = errors.Join(err, fmt.Errorf("store: journal of run %s: %d events were dropped because they could not be written", l.runID, l.dropped))
+	}
+	return err
+}
+
+// AppendMessages stores messages of this run's session, as
+// Store.AppendMessages. After Finish it is ErrNotRunning.
+func (l *Lease) AppendMessages(ctx context.Context, round int, msgs []providers.Message) (int64, error) {
+	l.mu.Lock()
+	finished := l.finished
+	l.mu.Unlock()
+	if finished {
+		return 0, fmt.Errorf("store: storing messages of run %s: it is finished: %w", l.runID, ErrNotRunning)
+	}
+	return l.s.AppendMessages(ctx, l.sessionID, l.runID, round, msgs)
+}
+
+// Cancelled is closed when a cancel was requested for this run (by
+// Store.RequestCancel, from any process). Polling stops at Finish.
+func (l *Lease) Cancelled() <-chan struct{} { return l.cancelled }
+
+// Finish flushes the journal, records the run's end (status is
+// run.completed's status, summary its payload) and releases the session.
+// It records the end even when ctx is already cancelled, as it is when a
+// run was interrupted by a signal. Later calls return the first call's
+// result. The error, if any, also reports journal lines that could not be
+// stored.
+func (l *Lease) Finish(ctx context.Context, status string, exitCode int, summary json.RawMessage) error {
+	if status == "" || status == StatusRunning {
+		return fmt.Errorf("store: finishing run %s: status %q is not an end status: %w", l.runID, status, ErrInvalid)
+	}
+	if len(summary) > 0 && !json.Valid(summary) {
+		return fmt.Errorf("store: finishing run %s: the summary is not valid JSON: %w", l.runID, ErrInvalid)
+	}
+	l.finishOnce.Do(func() { l.finishErr = l.finish(ctx, status, exitCode, summary) })
+	return l.finishErr
+}
+
+func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary json.RawMessage) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
+	l.mu.Lock()
+	l.finished = true
+	l.mu.Unlock()
+	close(l.stop)
+	<-l.done
+	defer l.lock.release()
+
+	l.mu.Lock()
+	batch := l.pending
+	l.pending = nil
+	l.mu.Unlock()
+
+	var sum any
+	if len(summary) > 0 {
+		sum = string(summary)
+	}
+	end := func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, ended_at = ?, exit_code = ?, summary = ? WHERE id = ? AND status = 'running'`,
+			status, toNS(l.s.now()), exitCode, sum, l.runID)
+		return err
+	}
+	op := "finishing run " + l.runID
+	err := l.s.write(ctx, op, func(tx *sql.Tx) error {
+		if err := insertEvents(ctx, tx, l.runID, batch); err != nil {
+			return err
+		}
+		return end(tx)
+	})
+	if err != nil && len(batch) > 0 {
+		// Record the end without the events rather than leave the run
+		// looking alive.
+		l.noteJournalErr(err)
+		err = l.s.write(ctx, op, end)
+	}
+	l.mu.Lock()
+	jerr := l.journalErr()
+	l.mu.Unlock()
+	return errors.Join(err, jerr)
+}
+
+// loop writes the journal in batches and polls for cancel requests until
+// Finish stops it.
+func (l *Lease) loop() {
+	defer close(l.done)
+	flush := time.NewTicker(l.s.flushEvery)
+	defer flush.Stop()
+	poll := time.NewTicker(l.s.pollEvery)
+	defer poll.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-flush.C:
+			l.flush()
+		case <-l.kick:
+			l.flush()
+		case <-poll.C:
+			l.pollCancel()
+		}
+	}
+}
+
+// flush writes the queued lines in one transaction; on failure they are
+// queued again in front, to be retried by the next flush or by Finish.
+func (l *Lease) flush() {
+	l.mu.Lock()
+	batch := l.pending
+	l.pending = nil
+	l.mu.Unlock()
+	if len(batch) == 0 {
+		return
+	}
+	ctx := context.Background()
+	err := l.s.write(ctx, "journaling events of run "+l.runID, func(tx *sql.Tx) error {
+		return insertEvents(ctx, tx, l.runID, batch)
+	})
+	if err != nil {
+		l.mu.Lock()
+		l.pending = append(batch, l.pending...)
+		l.mu.Unlock()
+		l.noteJournalErr(err)
+	}
+}
+
+func (l *Lease) noteJournalErr(err error) {
+	l.mu.Lock()
+	if l.jerr == nil {
+		l.jerr = err
+	}
+	l.mu.Unlock()
+}
+
+// pollCancel closes Cancelled once the run's row says cancel_requested.
+func (l *Lease) pollCancel() {
+	select {
+	case <-l.cancelled:
+		return
+	default:
+	}
+	var req bool
+	err := l.s.db.QueryRowContext(context.Background(), `SELECT cancel_requested FROM runs WHERE id = ?`, l.runID).Scan(&req)
+	if err == nil && req {
+		close(l.cancelled)
+	}
+}
+
+// insertEvents stores journal lines and counts them on the run. A seq
+// already stored is kept as it was (a line is journaled once).
+func insertEvents(ctx context.Context, tx *sql.Tx, runID string, batch []journalLine) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO events (run_id, seq, type, line) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, seq) DO NOTHING`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	var n int64
+	for _, e := range batch {
+		res, err := ins.ExecContext(ctx, runID, e.seq, e.typ, e.line)
+		if err != nil {
+			return err
+		}
+		k, _ := res.RowsAffected()
+		n += k
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE runs SET events = events + ? WHERE id = ?`, n, runID)
+	return err
+}

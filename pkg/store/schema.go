@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are the schema changes, in order; migrations[i] takes the
+// database from version i to i+1 (PRAGMA user_version). Never edit one that
+// has shipped: append a new one.
+//
+// Times are Unix nanoseconds (UTC). JSON documents are stored as text.
+var migrations = []string{
+	// 1: the first schema.
+	`
+CREATE TABLE sessions (
+	id           TEXT PRIMARY KEY,
+	title        TEXT NOT NULL,
+	created_at   INTEGER NOT NULL,
+	last_used_at INTEGER NOT NULL,
+	last_seq     INTEGER NOT NULL DEFAULT 0, -- the seq of the newest message
+	messages     INTEGER NOT NULL DEFAULT 0  -- how many messages are stored
+);
+CREATE INDEX sessions_by_use ON sessions (last_used_at DESC, id);
+
+-- seq is per session, 1, 2, 3… without gaps. run_id is kept as plain text:
+-- pruning a run never removes the conversation it added to.
+CREATE TABLE messages (
+	session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	seq        INTEGER NOT NULL,
+	run_id     TEXT NOT NULL DEFAULT '',
+	round      INTEGER NOT NULL DEFAULT 0,
+	role       TEXT NOT NULL,
+	data       TEXT NOT NULL, -- providers.Message as JSON
+	created_at INTEGER NOT NULL,
+	UNIQUE (session_id, seq)
+);
+
+CREATE TABLE runs (
+	id               TEXT PRIMARY KEY,
+	session_id       TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	status           TEXT NOT NULL, -- running, interrupted, or run.completed's status
+	started_at       INTEGER NOT NULL,
+	ended_at         INTEGER,
+	exit_code        INTEGER,
+	profile          TEXT NOT NULL DEFAULT '',
+	provider         TEXT NOT NULL DEFAULT '',
+	model            TEXT NOT NULL DEFAULT '',
+	summary          TEXT,          -- run.completed's payload
+	pid              INTEGER NOT NULL DEFAULT 0,
+	events           INTEGER NOT NULL DEFAULT 0, -- journaled events still stored
+	cancel_requested INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX runs_by_start ON runs (started_at DESC, id DESC);
+CREATE INDEX runs_by_session ON runs (session_id, started_at DESC, id DESC);
+CREATE INDEX runs_running ON runs (session_id) WHERE status = 'running';
+
+-- line is the event's NDJSON line exactly as streamed, without its "\n".
+CREATE TABLE events (
+	run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	seq    INTEGER NOT NULL,
+	type   TEXT NOT NULL,
+	line   BLOB NOT NULL,
+	UNIQUE (run_id, seq)
+);
+
+CREATE TABLE compactions (
+	id            INTEGER PRIMARY KEY AUTOINCREMENT,
+	session_id    TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	kept_from_seq INTEGER NOT NULL,
+	summary       TEXT NOT NULL,
+	tokens_before INTEGER NOT NULL,
+	tokens_after  INTEGER NOT NULL,
+	created_at    INTEGER NOT NULL
+);
+CREATE INDEX compactions_by_session ON compactions (session_id, id);
+
+CREATE TABLE audit (
+	id   INTEGER PRIMARY KEY AUTOINCREMENT,
+	kind TEXT NOT NULL,
+	time INTEGER NOT NULL,
+	data TEXT NOT NULL
+);
+CREATE INDEX audit_by_kind ON audit (kind, id);
+CREATE INDEX audit_by_time ON audit (time);
+
+-- session_id is '' for the global scope; chat-scope rows are removed with
+-- their session by DeleteSession.
+CREATE TABLE variables (
+	scope      TEXT NOT NULL,
+	session_id TEXT NOT NULL,
+	name       TEXT NOT NULL,
+	value      TEXT NOT NULL,
+	updated_at INTEGER NOT NULL,
+	PRIMARY KEY (scope, session_id, name)
+);
+
+CREATE TABLE todos (
+	session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+	data       TEXT NOT NULL, -- []Todo as JSON
+	updated_at INTEGER NOT NULL
+);
+
+-- Small documents of process-wide state (memory).
+CREATE TABLE kv (
+	key        TEXT PRIMARY KEY,
+	value      TEXT NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+`,
+}
+
+// SchemaVersion is the schema version this build writes.
+func SchemaVersion() int { return len(migrations) }
+
+// migrate brings the schema to SchemaVersion, refusing a database written
+// by a newer tavo. Concurrent Opens are safe: the version is re-read inside
+// the write transaction, so only the first one applies a migration.
+func (s *Store) migrate(ctx context.Context) error {
+	var v int
+	err := s.read(ctx, "reading the schema version", func() error {
+		return s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	})
+	if err != nil {
+		return err
+	}
+	if v > len(migrations) {
+		return s.newerSchema(v)
+	}
+	if v == len(migrations) {
+		return nil
+	}
+	return s.write(ctx, "migrating the schema", func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return err
+		}
+		if v > len(migrations) {
+			return s.newerSchema(v)
+		}
+		for i := v; i < len(migrations); i++ {
+			if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+				return fmt.Errorf("schema version %d: %w", i+1, err)
+			}
+		}
+		// PRAGMA takes no parameters; the value is our own integer.
+		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations)))
+		return err
+	})
+}
+
+func (s *Store) newerSchema(v int) error {
+	return fmt.Errorf("store: %s has schema version %d, newer than this tavo knows (%d): upgrade tavo or use another data dir", s.path, v, len(migrations))
+}

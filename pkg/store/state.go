@@ -1,0 +1,289 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Memory is the long-term memory the memory tools manage. Enabled says
+// whether it is injected into the system prompt; the items are kept either
+// way.
+type Memory struct {
+	Enabled bool     `json:"enabled"`
+	Items   []string `json:"memories"`
+}
+
+const memoryKey = "memory"
+
+// Memory returns the memory; nothing stored yet is disabled and empty.
+func (s *Store) Memory(ctx context.Context) (Memory, error) {
+	var m Memory
+	err := s.read(ctx, "reading memory", func() error {
+		var err error
+		m, err = readMemory(s.db.QueryRowContext(ctx, `SELECT value FROM kv WHERE key = ?`, memoryKey))
+		return err
+	})
+	return m, err
+}
+
+// SetMemory replaces the memory. Items must be non-blank.
+func (s *Store) SetMemory(ctx context.Context, m Memory) error {
+	if err := validItems(m.Items); err != nil {
+		return fmt.Errorf("store: setting memory: %w", err)
+	}
+	return s.write(ctx, "setting memory", func(tx *sql.Tx) error {
+		return s.putMemory(ctx, tx, m)
+	})
+}
+
+// AppendMemory adds non-blank items after the existing ones, in one
+// transaction, and returns the result. It never changes Enabled.
+func (s *Store) AppendMemory(ctx context.Context, items []string) (Memory, error) {
+	if err := validItems(items); err != nil {
+		return Memory{}, fmt.Errorf("store: appending to memory: %w", err)
+	}
+	var m Memory
+	err := s.write(ctx, "appending to memory", func(tx *sql.Tx) error {
+		var err error
+		m, err = readMemory(tx.QueryRowContext(ctx, `SELECT value FROM kv WHERE key = ?`, memoryKey))
+		if err != nil {
+			return err
+		}
+		m.Items = append(m.Items, items...)
+		return s.putMemory(ctx, tx, m)
+	})
+	return m, err
+}
+
+func readMemory(row *sql.Row) (Memory, error) {
+	m := Memory{Items: []string{}}
+	var v string
+	err := row.Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, nil
+	}
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal([]byte(v), &m); err != nil {
+		return m, fmt.Errorf("the stored memory is damaged: %w", err)
+	}
+	if m.Items == nil {
+		m.Items = []string{}
+	}
+	return m, nil
+}
+
+func (s *Store) putMemory(ctx context.Context, tx *sql.Tx, m Memory) error {
+	if m.Items == nil {
+		m.Items = []string{}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		memoryKey, string(b), toNS(s.now()))
+	return err
+}
+
+func validItems(items []string) error {
+	for i, it := range items {
+		if strings.TrimSpace(it) == "" {
+			return fmt.Errorf("memory item %d is empty: %w", i, ErrInvalid)
+		}
+		if !utf8.ValidString(it) {
+			return fmt.Errorf("memory item %d is not valid UTF-8: %w", i, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// Variable scopes.
+const (
+	ScopeChat   = "chat"
+	ScopeGlobal = "global"
+)
+
+// varScope checks a scope and returns the session key of its rows ("" for
+// global, where sessionID is ignored).
+func varScope(scope, sessionID, name string, needName bool) (string, error) {
+	if needName && (name == "" || !utf8.ValidString(name)) {
+		return "", fmt.Errorf("variable name %q is empty or not UTF-8: %w", name, ErrInvalid)
+	}
+	switch scope {
+	case ScopeGlobal:
+		return "", nil
+	case ScopeChat:
+		if err := validID("session", sessionID); err != nil {
+			return "", fmt.Errorf("chat scope: %w", err)
+		}
+		return sessionID, nil
+	}
+	return "", fmt.Errorf("variable scope %q is not chat or global: %w", scope, ErrInvalid)
+}
+
+// GetVar returns a variable's JSON value, ErrNotFound when it is not set.
+// scope is "chat" (of sessionID) or "global".
+func (s *Store) GetVar(ctx context.Context, scope, sessionID, name string) (json.RawMessage, error) {
+	sid, err := varScope(scope, sessionID, name, true)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading variable: %w", err)
+	}
+	var v string
+	err = s.read(ctx, "reading variable "+name, func() error {
+		err := s.db.QueryRowContext(ctx, `SELECT value FROM variables WHERE scope = ? AND session_id = ? AND name = ?`,
+			scope, sid, name).Scan(&v)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%s variable %q: %w", scope, name, ErrNotFound)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(v), nil
+}
+
+// SetVar sets a variable to a JSON value. A chat-scope variable needs an
+// existing session (ErrNotFound otherwise).
+func (s *Store) SetVar(ctx context.Context, scope, sessionID, name string, value json.RawMessage) error {
+	sid, err := varScope(scope, sessionID, name, true)
+	if err != nil {
+		return fmt.Errorf("store: setting variable: %w", err)
+	}
+	if !json.Valid(value) {
+		return fmt.Errorf("store: setting variable %q: the value is not valid JSON: %w", name, ErrInvalid)
+	}
+	return s.write(ctx, "setting variable "+name, func(tx *sql.Tx) error {
+		if sid != "" {
+			if err := sessionExists(ctx, tx, sid); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO variables (scope, session_id, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (scope, session_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+			scope, sid, name, string(value), toNS(s.now()))
+		return err
+	})
+}
+
+// DeleteVar removes a variable, ErrNotFound when it is not set.
+func (s *Store) DeleteVar(ctx context.Context, scope, sessionID, name string) error {
+	sid, err := varScope(scope, sessionID, name, true)
+	if err != nil {
+		return fmt.Errorf("store: deleting variable: %w", err)
+	}
+	return s.write(ctx, "deleting variable "+name, func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `DELETE FROM variables WHERE scope = ? AND session_id = ? AND name = ?`, scope, sid, name))(
+			fmt.Errorf("%s variable %q: %w", scope, name, ErrNotFound))
+	})
+}
+
+// ListVars returns every variable of a scope (an empty map when none).
+func (s *Store) ListVars(ctx context.Context, scope, sessionID string) (map[string]json.RawMessage, error) {
+	sid, err := varScope(scope, sessionID, "", false)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing variables: %w", err)
+	}
+	out := map[string]json.RawMessage{}
+	err = s.read(ctx, "listing variables", func() error {
+		clear(out)
+		rows, err := s.db.QueryContext(ctx, `SELECT name, value FROM variables WHERE scope = ? AND session_id = ?`, scope, sid)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var n, v string
+			if err := rows.Scan(&n, &v); err != nil {
+				return err
+			}
+			out[n] = json.RawMessage(v)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Todo is one item of a session's todo list.
+type Todo struct {
+	Content    string `json:"content"`
+	Status     string `json:"status"` // pending, in_progress or completed
+	ActiveForm string `json:"active_form,omitempty"`
+}
+
+// SetTodos replaces a session's todo list. Each item needs content and a
+// status of pending, in_progress or completed.
+func (s *Store) SetTodos(ctx context.Context, sessionID string, todos []Todo) error {
+	op := "setting the todos of session " + sessionID
+	for i, t := range todos {
+		if strings.TrimSpace(t.Content) == "" {
+			return fmt.Errorf("store: %s: todo %d has no content: %w", op, i, ErrInvalid)
+		}
+		switch t.Status {
+		case "pending", "in_progress", "completed":
+		default:
+			return fmt.Errorf("store: %s: todo %d has status %q, not pending, in_progress or completed: %w", op, i, t.Status, ErrInvalid)
+		}
+	}
+	if todos == nil {
+		todos = []Todo{}
+	}
+	b, err := json.Marshal(todos)
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", op, err)
+	}
+	return s.write(ctx, op, func(tx *sql.Tx) error {
+		if err := sessionExists(ctx, tx, sessionID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO todos (session_id, data, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (session_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+			sessionID, string(b), toNS(s.now()))
+		return err
+	})
+}
+
+// Todos returns a session's todo list (empty when never set); an unknown
+// session is ErrNotFound.
+func (s *Store) Todos(ctx context.Context, sessionID string) ([]Todo, error) {
+	var data sql.NullString
+	err := s.read(ctx, "reading the todos of session "+sessionID, func() error {
+		err := s.db.QueryRowContext(ctx, `SELECT t.data FROM sessions s LEFT JOIN todos t ON t.session_id = s.id WHERE s.id = ?`,
+			sessionID).Scan(&data)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("session %s: %w", sessionID, ErrNotFound)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	todos := []Todo{}
+	if data.Valid {
+		if err := json.Unmarshal([]byte(data.String), &todos); err != nil {
+			return nil, fmt.Errorf("store: the todos of session %s are damaged: %w", sessionID, err)
+		}
+	}
+	return todos, nil
+}
+
+// sessionExists is ErrNotFound unless the session exists.
+func sessionExists(ctx context.Context, tx *sql.Tx, id string) error {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	return err
+}

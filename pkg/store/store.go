@@ -1,0 +1,193 @@
+// Package store keeps tavo's durable state in one SQLite database inside the
+// data directory (tavo.db, WAL mode, through the pure-Go modernc.org/sqlite
+// driver): sessions and their messages, runs with their event journals,
+// compaction records, the audit log, memory, variables and todos.
+//
+// Many tavo processes may share one data directory at once (cron overlap,
+// parallel CI). Every write is a short BEGIN IMMEDIATE transaction, so SQLite
+// serialises writers without deadlocks; a busy timeout plus a bounded retry
+// absorbs contention. A session's "one run at a time" rule is enforced with
+// an OS file lock under <dataDir>/locks/, which the kernel releases when its
+// process dies, so a kill -9 never leaves a session stuck: the next Open marks
+// such a run interrupted. docs/store.md describes the schema and the design.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// FileName is the database's name inside the data directory.
+const FileName = "tavo.db"
+
+// lockDirName is the folder of run lock files inside the data directory.
+const lockDirName = "locks"
+
+// busyTimeout is how long SQLite itself waits for another process's write
+// lock before a statement fails with SQLITE_BUSY (which is then retried).
+const busyTimeout = 5 * time.Second
+
+// Store is one process's handle on a data directory. It is safe for
+// concurrent use; open one per process and Close it when done.
+type Store struct {
+	dir  string
+	path string
+	db   *sql.DB
+	// wsem serialises this process's write transactions, so in-process
+	// writers queue on a channel instead of sleeping in SQLite's busy
+	// handler; other processes are kept out by SQLite's own write lock.
+	wsem chan struct{}
+	// now is the clock; tests replace it.
+	now func() time.Time
+	// pollEvery is how often a Lease checks for a cancel request.
+	pollEvery time.Duration
+	// flushEvery is how often a Lease writes its buffered journal.
+	flushEvery time.Duration
+}
+
+// Open opens (creating when needed) the store of dataDir: the directory is
+// made 0700, tavo.db and its -wal/-shm files are 0600, the schema is migrated
+// to the current version, and runs left running by processes that are gone
+// are marked interrupted. A data directory that cannot be written, or a
+// database written by a newer tavo, is a one-line error naming the directory.
+func Open(ctx context.Context, dataDir string) (*Store, error) {
+	if dataDir == "" {
+		return nil, fmt.Errorf("store: no data directory given: %w", ErrInvalid)
+	}
+	dir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, fmt.Errorf("store: data dir %s: %w", dataDir, err)
+	}
+	if err := makePrivateDir(dir); err != nil {
+		return nil, fmt.Errorf("store: data dir %s: %w", dir, describeFSError(err))
+	}
+	if err := makePrivateDir(filepath.Join(dir, lockDirName)); err != nil {
+		return nil, fmt.Errorf("store: data dir %s: %w", dir, describeFSError(err))
+	}
+	path := filepath.Join(dir, FileName)
+	if err := createPrivateFile(path); err != nil {
+		return nil, fmt.Errorf("store: data dir %s: %w", dir, describeFSError(err))
+	}
+	// SQLite needs to create tavo.db-wal and -shm beside the database; find
+	// out now, with a clear message, rather than at the first write.
+	if err := probeWritable(dir); err != nil {
+		return nil, fmt.Errorf("store: data dir %s: %w", dir, describeFSError(err))
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("store: opening %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(0)
+	s := &Store{
+		dir:        dir,
+		path:       path,
+		db:         db,
+		wsem:       make(chan struct{}, 1),
+		now:        time.Now,
+		pollEvery:  200 * time.Millisecond,
+		flushEvery: 50 * time.Millisecond,
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	chmodPrivate(path+"-wal", path+"-shm")
+	if err := s.recoverInterrupted(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the database. Leases must be finished first.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store: closing %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path is the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// dsn is the driver's data source name for path: a file: URI (so any
+// character in the path is escaped) with the per-connection settings every
+// connection of the pool must have.
+func dsn(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	// NORMAL in WAL mode loses no committed transaction when a process
+	// dies, only (at worst) the last ones on a power cut; it saves an fsync
+	// per commit.
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "mmap_size(268435456)")
+	q.Set("_txlock", "immediate")
+	u := url.URL{Path: path}
+	return "file:" + u.EscapedPath() + "?" + q.Encode()
+}
+
+// makePrivateDir creates dir (and parents) when missing and makes a newly
+// created one 0700 whatever the umask; an existing directory is left as the
+// user set it.
+func makePrivateDir(dir string) error {
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return os.Chmod(dir, 0o700)
+}
+
+// createPrivateFile creates path empty and 0600 when it does not exist, so
+// SQLite (which copies the database's mode to -wal and -shm) never makes a
+// world-readable file.
+func createPrivateFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// chmodPrivate makes the files that exist 0600; missing ones are skipped.
+func chmodPrivate(paths ...string) {
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Mode().Perm() != 0o600 {
+			_ = os.Chmod(p, 0o600)
+		}
+	}
+}
+
+// probeWritable checks that a file can be created in dir.
+func probeWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".tavo-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

@@ -1,0 +1,148 @@
+// Package webfetch is the tavo_web_fetch tool: the model reads one web page
+// or HTTP(S) document as Markdown, page by page (SPEC §5, §6). It adapts
+// pkg/fetch to the model.
+//
+// Error codes: invalid_arguments for a missing or malformed URL, bad headers
+// or a cursor that was altered, cut short or minted by another run;
+// resource_not_found for a cursor whose snapshot has expired or was evicted
+// from the run's cache (fetch the URL again); limit_exceeded naming the
+// limit; unsupported_media_type naming the media type; upstream_error for
+// HTTP ≥ 400, unreachable hosts, redirect loops and corrupt bodies; timeout
+// when the fetch ran past its 30 s.
+package webfetch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/tavo-cli/tavo/pkg/fetch"
+	"github.com/tavo-cli/tavo/pkg/tools"
+)
+
+// Name is the model-facing name (and ID) of the tool.
+const Name = "tavo_web_fetch"
+
+// Fetcher fetches one document; *fetch.Engine is the one tavo uses.
+type Fetcher interface {
+	Fetch(ctx context.Context, req fetch.Request) (*fetch.Document, error)
+}
+
+// budgetMargin leaves room in the per-result budget for the envelope.
+const budgetMargin = 1 << 10
+
+// New returns tavo_web_fetch over f. store keeps the run's snapshots so a
+// cursor reads on without downloading again; give each run its own (nil
+// makes a fresh fetch.MemoryStore of 24 MiB).
+func New(f Fetcher, store fetch.Store) tools.Tool {
+	if store == nil {
+		store = fetch.NewMemoryStore(0)
+	}
+	return webFetch{f: f, pager: fetch.Pager{Store: store, Fits: fitsBudget}}
+}
+
+type webFetch struct {
+	f     Fetcher
+	pager fetch.Pager
+}
+
+const description = "Read one web page or HTTP(S) document (GET) and get it as Markdown: HTML, Markdown, plain text, " +
+	"JSON (pretty-printed) and XML. It does not run JavaScript or read PDFs, images or other binary files, and it " +
+	"does not search; give it a URL. headers (e.g. Authorization, Cookie, an API key) are sent as given and kept on " +
+	"same-origin redirects, and dropped with a warning when a redirect leaves the origin. Long documents come in " +
+	"pages of about 24 KiB: when next_cursor is set, call again with only {\"cursor\": next_cursor} to read on; it " +
+	"reads the same snapshot without downloading again, and an expired or invalid cursor fails rather than " +
+	"refetching. Returns {url, final_url, status, mime, title, markdown, next_cursor, truncated, warnings}; a " +
+	"javascript_required warning means the page needs a browser and the text may be empty."
+
+// Schema is the JSON Schema of the arguments: {url, headers?} or {cursor}.
+const Schema = `{
+  "type": "object",
+  "properties": {
+    "url": {"type": "string", "minLength": 1, "description": "The http:// or https:// URL to read."},
+    "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Request headers to send, name to value."},
+    "cursor": {"type": "string", "minLength": 1, "description": "next_cursor from an earlier call, to read the next page; it wins over url."}
+  },
+  "additionalProperties": false
+}`
+
+// Spec describes tavo_web_fetch: built-in and resident, so it is visible from
+// the first request.
+func (webFetch) Spec() tools.Spec {
+	return tools.Spec{
+		Name:        Name,
+		ID:          Name,
+		Description: description,
+		Parameters:  json.RawMessage(Schema),
+		Resident:    true,
+		Source:      tools.SourceBuiltin,
+	}
+}
+
+type args struct {
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+	Cursor  string            `json:"cursor"`
+}
+
+// Run fetches a URL (first page) or reads the page a cursor points at. A
+// cursor wins over a URL given with it and never falls back to it.
+func (w webFetch) Run(ctx context.Context, call *tools.Call) (any, error) {
+	var a args
+	dec := json.NewDecoder(bytes.NewReader(call.Args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return nil, tools.Errorf(tools.CodeInvalidArguments, `the arguments must be {"url": …, "headers"?: {…}} or {"cursor": …}`)
+	}
+	if a.Cursor != "" {
+		r, err := w.pager.Next(ctx, a.Cursor)
+		if err != nil {
+			return nil, toolError(ctx, err)
+		}
+		return r, nil
+	}
+	if a.URL == "" {
+		return nil, &tools.Error{Code: tools.CodeInvalidArguments, Message: "give url to fetch a document, or cursor to read its next page",
+			Details: map[string]any{"path": "url", "expected": "a non-empty string", "actualType": "missing"}}
+	}
+	doc, err := w.f.Fetch(ctx, fetch.Request{URL: a.URL, Headers: fetch.HeadersFromMap(a.Headers)})
+	if err != nil {
+		return nil, toolError(ctx, err)
+	}
+	r, err := w.pager.First(ctx, doc)
+	if err != nil {
+		return nil, toolError(ctx, err)
+	}
+	return r, nil
+}
+
+// fitsBudget reports whether a page, as the envelope will encode it, fits
+// in one result.
+func fitsBudget(r *fetch.Result) bool {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return false
+	}
+	return buf.Len() <= tools.MaxResultBytes-budgetMargin
+}
+
+// toolError maps fetch failures onto the envelope's codes, which fetch
+// shares. When the call's own context ended, its error goes back unchanged
+// so the executor reports cancellation or its timeout.
+func toolError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var fe *fetch.Error
+	if !errors.As(err, &fe) || fe.Code == fetch.CodeInternalError {
+		return tools.Errorf(tools.CodeInternalError, "the fetch failed unexpectedly")
+	}
+	te := &tools.Error{Code: fe.Code, Message: fe.Message}
+	if fe.Limit != "" {
+		te.Details = map[string]any{"limit": fe.Limit, "max": fe.Max}
+	}
+	return te
+}
