@@ -136,8 +136,8 @@ func (c *Compactor) summarise(ctx context.Context, msgs []providers.Message) (st
 		writeTranscript(&b, m)
 	}
 	req := &providers.Request{
-		Model:  c.Model,
-		System: summarySystem,
+		Model:    c.Model,
+		System:   summarySystem,
 		Messages: []providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: b.String()}}}},
 	}
 	resp, err := c.Provider.Complete(ctx, req, nopSink{})
