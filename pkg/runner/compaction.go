@@ -73,6 +73,8 @@ func (r *run) compact(ctx context.Context, reason string) error {
 	}
 	rest := append([]providers.Message(nil), r.msgs[r.added:]...)
 	r.msgs = append(append([]providers.Message(nil), c.History...), rest...)
+	// Indexes into this run's messages move with the history's new length.
+	r.stored += len(c.History) - r.added
 	r.added = len(c.History)
 	r.emit(events.Compaction, events.CompactionP{KeptFromSeq: c.KeptFromSeq, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter})
 	return nil

@@ -434,8 +434,18 @@ func TestContextOverflowCompactsOnceAndRetries(t *testing.T) {
 	opts.History = []providers.Message{user("old 1"), assistantWithReasoning("a", false), user("old 2"), assistantWithReasoning("b", false)}
 	c := &fakeCompactor{}
 	opts.Compactor = c
+	var stored []string
+	opts.OnMessages = func(_ int, msgs []providers.Message) error {
+		for _, m := range msgs {
+			stored = append(stored, m.Text())
+		}
+		return nil
+	}
 	res := Run(context.Background(), opts)
 	checkEvents(t, rec, opts.Emitter)
+	if strings.Join(stored, "|") != "hi|fits now" {
+		t.Fatalf("a compaction must not change what the run stores: %q", stored)
+	}
 	if res.Status != events.StatusCompleted || c.calls != 1 {
 		t.Fatalf("status %s, compactions %d", res.Status, c.calls)
 	}

@@ -74,6 +74,9 @@ type Compactor struct {
 	// Target is the most tokens the kept history should take; 0 means half of
 	// the history's estimate.
 	Target int
+	// KeepNewest keeps the newest exchange whatever its size (tavo session
+	// compact). A run need not: its own prompt is the newest exchange.
+	KeepNewest bool
 }
 
 // Compact implements runner.Compactor.
@@ -88,7 +91,7 @@ func (c *Compactor) Compact(ctx context.Context, history []providers.Message, re
 		target = before / 2
 	}
 	keepFrom := c.keepFrom(history, target)
-	if keepFrom < 0 {
+	if keepFrom <= 0 {
 		return nil, &runner.CompactionError{Code: runner.CodeNothingToCompact, Message: "the history is a single exchange; there is nothing older to compact"}
 	}
 	summary, err := c.summarise(ctx, history[:keepFrom])
@@ -97,7 +100,7 @@ func (c *Compactor) Compact(ctx context.Context, history []providers.Message, re
 	}
 	kept := append(summaryPair(summary), history[keepFrom:]...)
 	after := runner.EstimateTokens("", kept, nil, 1)
-	rec := store.Compaction{SessionID: c.SessionID, KeptFromSeq: h.Seqs[keepFrom], Summary: summary, TokensBefore: before, TokensAfter: after}
+	rec := store.Compaction{SessionID: c.SessionID, KeptFromSeq: c.seqAt(keepFrom), Summary: summary, TokensBefore: before, TokensAfter: after}
 	if err := c.Store.AddCompaction(ctx, rec); err != nil {
 		return nil, &runner.CompactionError{Code: runner.CodeCompactionFailed, Message: fmt.Sprintf("recording the compaction: %v", err), Err: err}
 	}
@@ -106,26 +109,42 @@ func (c *Compactor) Compact(ctx context.Context, history []providers.Message, re
 }
 
 // keepFrom picks the first message to keep: the start of the oldest group
-// such that the groups from it on fit target, keeping at least the newest
-// group and summarising at least one stored group. -1: nothing to compact.
+// (a stored user message and the turns that answered it) such that the
+// groups from it on fit target, summarising at least the oldest stored
+// group. len(history) keeps none of it. 0 or less: nothing to compact.
 func (c *Compactor) keepFrom(history []providers.Message, target int) int {
-	var starts []int // group starts: stored user messages that carry text
+	var starts []int
 	for i, m := range history {
 		if m.Role == providers.RoleUser && c.History.Seqs[i] != 0 {
 			starts = append(starts, i)
 		}
 	}
-	if len(starts) < 2 {
+	if len(starts) == 0 || (c.KeepNewest && len(starts) < 2) {
 		return -1
 	}
-	keep := starts[len(starts)-1]
-	for j := len(starts) - 2; j >= 1; j-- {
+	keep := len(history)
+	if c.KeepNewest {
+		keep = starts[len(starts)-1]
+	}
+	for j := len(starts) - 1; j >= 1; j-- {
+		if starts[j] >= keep {
+			continue
+		}
 		if runner.EstimateTokens("", history[starts[j]:], nil, 1) > target {
 			break
 		}
 		keep = starts[j]
 	}
 	return keep
+}
+
+// seqAt is the seq the kept history starts at: that of message i, or just
+// after the last stored message when nothing is kept.
+func (c *Compactor) seqAt(i int) int64 {
+	if i < len(c.History.Seqs) {
+		return c.History.Seqs[i]
+	}
+	return c.History.Seqs[len(c.History.Seqs)-1] + 1
 }
 
 // summarise asks the model for a summary of msgs (and of an earlier summary).

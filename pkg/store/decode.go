@@ -16,14 +16,23 @@ import (
 // to encoding/json instead, so the result is always what json.Unmarshal
 // gives (FuzzDecodeMessage checks that).
 func decodeMessage(data []byte, m *providers.Message) error {
-	d := decoder{b: data}
-	var fast providers.Message
-	if d.message(&fast) && d.end() {
-		*m = fast
+	if fastDecode(data, m) {
 		return nil
 	}
 	*m = providers.Message{}
 	return json.Unmarshal(data, m)
+}
+
+// fastDecode decodes data into m when it has the shape json.Marshal gives
+// a Message, and reports whether it did.
+func fastDecode(data []byte, m *providers.Message) bool {
+	d := decoder{b: data}
+	var fast providers.Message
+	if d.message(&fast) && d.end() {
+		*m = fast
+		return true
+	}
+	return false
 }
 
 // decoder reads JSON from b; every method reports false for "not the

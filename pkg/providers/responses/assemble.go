@@ -13,12 +13,12 @@ import (
 // assembler builds a response from output items: whole (a Response object)
 // or from stream events, which name their item by output_index.
 type assembler struct {
-	items   map[int64]*item
-	byID    map[string]*item
-	status  string
-	reason  string // incomplete_details.reason
-	usage   providers.Usage
-	model   string
+	items  map[int64]*item
+	byID   map[string]*item
+	status string
+	reason string // incomplete_details.reason
+	usage  providers.Usage
+	model  string
 	// sink, set while streaming, gets text that an item brings whole
 	// because no delta carried it; nil for a non-streamed answer.
 	sink providers.Sink
