@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -37,6 +38,7 @@ type RunOptions struct {
 	Attach                            []string
 	MaxOutputTokens                   int
 	Session                           string
+	Schema                            string
 }
 
 const runExitCodes = `Exit codes:
@@ -97,6 +99,7 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringArrayVar(&o.Params, "param", nil, "extra request-body field key=value (value parsed as JSON when it parses)")
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", 0, "limit the answer's tokens (0: the profile's or the provider's default)")
+	fl.StringVar(&o.Schema, "schema", "", "JSON Schema FILE the final answer must match; the parsed value is run.completed.structured")
 }
 
 // runSetup is everything resolved before the run starts.
@@ -309,6 +312,15 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 		RunID:           ids.New("run", now),
 		SessionID:       ids.New("ses", now),
 	}
+	if o.Schema != "" {
+		doc, err := os.ReadFile(o.Schema)
+		if err != nil {
+			return nil, usageError(fmt.Errorf("reading --schema: %w", err))
+		}
+		if s.opts.Schema, err = runner.CompileOutputSchema(schemaName(o.Schema), doc); err != nil {
+			return nil, usageError(fmt.Errorf("--schema %s: %w", o.Schema, err))
+		}
+	}
 	s.budget = contextBudget(p.ContextWindow, maxOut)
 	if p.Prices != nil {
 		s.opts.Prices = &runner.Prices{InputPerMTok: p.Prices.InputPerMTok, OutputPerMTok: p.Prices.OutputPerMTok, CachedInputPerMTok: p.Prices.CachedInputPerMTok}
@@ -392,4 +404,20 @@ func readPrompt(f *Factory, args []string, driver bool) (string, error) {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// schemaName derives the name some providers want for a schema from its
+// file name: letters, digits, _ and - only.
+func schemaName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	var b strings.Builder
+	for _, r := range base {
+		if r < 128 && (r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "answer"
+	}
+	return b.String()
 }

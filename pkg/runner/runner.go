@@ -51,6 +51,9 @@ type Options struct {
 	Params          map[string]any
 	// Prices, when set, add cost_usd to usage.
 	Prices *Prices
+	// Schema, when set, requires a final answer that is JSON valid against
+	// it; one repair is asked for when it is not (--schema).
+	Schema *OutputSchema
 
 	// Asker answers tavo_ask_user; nil answers "cancelled".
 	Asker tools.Asker
@@ -93,6 +96,8 @@ type Result struct {
 	Rounds    int
 	ToolCalls events.ToolCallCounts
 	Err       *events.ErrorInfo
+	// Structured is the parsed answer under Options.Schema.
+	Structured any
 }
 
 // StopCause is the cause a caller gives when it cancels a run's context
@@ -106,21 +111,23 @@ type StopCause struct {
 func (s *StopCause) Error() string { return s.Reason }
 
 type run struct {
-	opts      Options
-	start     time.Time
-	msgs      []providers.Message
-	added     int // index in msgs where this run's messages start
-	vis       *tools.Visibility
-	exec      *tools.Executor
-	env       *tools.Env
-	usage     providers.Usage
-	counts    events.ToolCallCounts
-	round     int
-	requests  int // model requests sent
-	lastText  string
-	stored    int     // index in msgs up to which OnMessages has seen them
-	ratio     float64 // provider tokens per estimated token
-	compacted bool
+	opts       Options
+	start      time.Time
+	msgs       []providers.Message
+	added      int // index in msgs where this run's messages start
+	vis        *tools.Visibility
+	exec       *tools.Executor
+	env        *tools.Env
+	usage      providers.Usage
+	counts     events.ToolCallCounts
+	round      int
+	requests   int // model requests sent
+	lastText   string
+	stored     int     // index in msgs up to which OnMessages has seen them
+	ratio      float64 // provider tokens per estimated token
+	repaired   bool    // the one --schema repair was asked for
+	structured any
+	compacted  bool
 }
 
 // Run executes the model loop once and always emits exactly one run.completed
@@ -260,7 +267,24 @@ func (r *run) loop(ctx context.Context) *Result {
 		calls := resp.Message.ToolCalls()
 		r.emitMessage(resp, calls)
 		if len(calls) == 0 {
-			return r.result(events.StatusCompleted, nil)
+			if r.opts.Schema == nil {
+				return r.result(events.StatusCompleted, nil)
+			}
+			v, err := r.opts.Schema.parse(r.lastText)
+			if err == nil {
+				r.structured = v
+				return r.result(events.StatusCompleted, nil)
+			}
+			if r.repaired {
+				return r.failed(CodeInvalidStructuredOutput, err.Error())
+			}
+			// One repair request, even past --max-rounds: the answer is due.
+			r.repaired = true
+			r.msgs = append(r.msgs, repairPrompt(err.Error()))
+			if r.round >= r.opts.MaxRounds {
+				r.opts.MaxRounds = r.round + 1
+			}
+			continue
 		}
 		if r.round >= r.opts.MaxRounds {
 			r.answerUnrun(calls, "not run: the run reached its round limit")
@@ -326,6 +350,9 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 		Stream:          r.opts.Stream,
 		MaxOutputTokens: r.opts.MaxOutputTokens,
 		Params:          r.opts.Params,
+	}
+	if r.opts.Schema != nil {
+		req.Schema = r.opts.Schema.Wire
 	}
 	keepChain := false
 	if ck, ok := r.opts.Provider.(ChainKeeper); ok {
@@ -527,14 +554,15 @@ func (r *run) failed(code, msg string) *Result {
 
 func (r *run) result(status string, errInfo *events.ErrorInfo) *Result {
 	return &Result{
-		Status:    status,
-		ExitCode:  events.ExitCodeFor(status),
-		Text:      r.lastText,
-		Messages:  r.msgs[r.added:],
-		Usage:     r.usage,
-		Rounds:    r.requests,
-		ToolCalls: r.counts,
-		Err:       errInfo,
+		Status:     status,
+		ExitCode:   events.ExitCodeFor(status),
+		Text:       r.lastText,
+		Messages:   r.msgs[r.added:],
+		Usage:      r.usage,
+		Rounds:     r.requests,
+		ToolCalls:  r.counts,
+		Err:        errInfo,
+		Structured: r.structured,
 	}
 }
 
@@ -543,6 +571,7 @@ func (r *run) complete(res *Result) {
 		Status:     res.Status,
 		ExitCode:   res.ExitCode,
 		Text:       res.Text,
+		Structured: res.Structured,
 		Rounds:     res.Rounds,
 		ToolCalls:  res.ToolCalls,
 		Usage:      r.usageOf(res.Usage),

@@ -487,3 +487,24 @@ func TestBudgetCompactsBeforeRequest(t *testing.T) {
 		t.Fatalf("status %s compactions %d sent %d", res.Status, c.calls, len(p.requests[0].Messages))
 	}
 }
+
+func TestSchemaRepairOnce(t *testing.T) {
+	schema, err := CompileOutputSchema("n", []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){text("seven"), text(`{"n": 7}`)}}
+	opts, rec := newOpts(t, p)
+	opts.Schema, opts.MaxRounds = schema, 1
+	res := Run(context.Background(), opts)
+	checkEvents(t, rec, opts.Emitter)
+	if res.Status != events.StatusCompleted || string(res.Structured.(json.RawMessage)) != `{"n":7}` {
+		t.Fatalf("status %s structured %v", res.Status, res.Structured)
+	}
+	if p.requests[0].Schema == nil || p.requests[0].Schema.Name != "n" {
+		t.Fatal("the schema was not sent to the provider")
+	}
+	if _, err := CompileOutputSchema("x", []byte(`{"type": 5}`)); err == nil {
+		t.Fatal("a broken schema compiled")
+	}
+}
