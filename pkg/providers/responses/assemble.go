@@ -64,7 +64,11 @@ func (a *assembler) get(index int64, itemID string) *item {
 // always equals what the sink was given; arguments and encrypted content
 // are taken whole, as the final word.
 func (a *assembler) set(it *item, o gjson.Result) {
-	it.typ = o.Get("type").String()
+	// An item whose text already reached the sink keeps its type, so the
+	// message still holds that text.
+	if typ := o.Get("type").String(); typ != "" && (it.typ == "" || !it.sawText) {
+		it.typ = typ
+	}
 	if id := o.Get("id").String(); id != "" {
 		it.id = id
 		a.byID[id] = it
