@@ -15,6 +15,8 @@ func subcommands(f *Factory) []*cobra.Command {
 		newCmdLogs(f),
 		newCmdSearchAPI(f),
 		newCmdFile(f),
+		newCmdMemory(f),
+		newCmdVar(f),
 		newCmdVersion(f),
 	}
 }

@@ -85,6 +85,8 @@ func cmdFake(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(srv.Close)
 	*ts.Value(fakeKey{}).(**fake.Server) = srv
 	ts.Setenv("OPENAI_BASE_URL", srv.URL)
+	ts.Setenv("ANTHROPIC_BASE_URL", srv.URL)
+	ts.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL)
 	ts.Setenv("FAKE_URL", srv.URL)
 }
 

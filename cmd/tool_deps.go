@@ -31,6 +31,7 @@ func toolDeps(f *Factory, cfg *config.Config) builtin.Deps {
 	log := f.auditLog()
 	d.Fetch = fetchEngineWith(log)
 	d.Files = files.Open(f.DataDirectory())
+	d.State = log.open
 	if s, err := searchRunner(cfg, "", f.Getenv, log); err != nil {
 		d.Unavailable[websearch.Name] = err.Error()
 	} else {

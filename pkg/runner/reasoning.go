@@ -51,7 +51,16 @@ func selectReasoning(msgs []providers.Message, mode ReasoningContext, turnStart 
 			lastUser = i
 		}
 	}
-	unresolved := len(msgs) > 0 && msgs[len(msgs)-1].Role == providers.RoleTool
+	// The turn's tool loop is unresolved while its last turn that is not a
+	// user message (guidance may follow tool results) is a tool result.
+	unresolved := false
+	for i := len(msgs) - 1; i > turnStart; i-- {
+		if msgs[i].Role == providers.RoleUser {
+			continue
+		}
+		unresolved = msgs[i].Role == providers.RoleTool
+		break
+	}
 	keep := func(i int) bool {
 		activeChain := unresolved && i > turnStart
 		switch {

@@ -61,6 +61,7 @@ func TestSelectReasoning(t *testing.T) {
 		{"active-chain drops a resolved loop", resolved, ReasoningActiveChain, false, []bool{false, false, false, false}},
 		{"since-user drops before a new user message", resolved, ReasoningSinceUser, false, []bool{false, false, false, false}},
 		{"a provider that needs the chain gets it even when off", midLoop, ReasoningOff, true, []bool{false, true, true}},
+		{"guidance after tool results keeps the loop unresolved", append(append([]providers.Message(nil), midLoop...), user("more guidance")), ReasoningOff, true, []bool{false, true, true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -10,11 +10,12 @@ import (
 	"github.com/tavo-cli/tavo/pkg/search"
 )
 
-// Audit kinds written by tavo. RecordAudit accepts other kinds too.
+// Audit kinds written by tavo (search attempts, fetches, tool calls).
+// RecordAudit accepts other kinds too.
 const (
-	AuditSearch   = "search"
-	AuditFetch    = "fetch"
-	AuditToolCall = "tool_call"
+	AuditSearch = "search"
+	AuditFetch  = "fetch"
+	AuditTool   = "tool"
 )
 
 // Page sizes of ListAudit.
@@ -42,7 +43,7 @@ func (s *Store) RecordSearch(ctx context.Context, rec search.SearchRecord) error
 	return s.RecordAudit(ctx, AuditSearch, rec.Time, data)
 }
 
-// RecordAudit stores one audit record of a kind ("fetch", "tool_call", …):
+// RecordAudit stores one audit record of a kind ("fetch", "tool", …):
 // data is its JSON object, at its time (zero means now).
 func (s *Store) RecordAudit(ctx context.Context, kind string, at time.Time, data json.RawMessage) error {
 	op := "storing a " + kind + " audit record"
@@ -84,37 +85,18 @@ func (s *Store) ListAudit(ctx context.Context, kind string, limit int, cursor st
 	}
 	q += ` ORDER BY id DESC LIMIT ?`
 	args = append(args, limit+1)
-	var out []AuditRow
-	err = s.read(ctx, "listing audit records", func() error {
-		out = out[:0]
-		rows, err := s.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r AuditRow
-			var at int64
-			var data string
-			if err := rows.Scan(&r.ID, &r.Kind, &at, &data); err != nil {
-				return err
-			}
-			r.Time, r.Data = fromNS(at), json.RawMessage(data)
-			out = append(out, r)
-		}
-		return rows.Err()
+	out, err := queryAll(ctx, s, "listing audit records", q, args, func(rows *sql.Rows) (AuditRow, error) {
+		var r AuditRow
+		var at int64
+		var data string
+		err := rows.Scan(&r.ID, &r.Kind, &at, &data)
+		r.Time, r.Data = fromNS(at), json.RawMessage(data)
+		return r, err
 	})
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		next = encodeCursor("aud", out[limit-1].ID, "")
-	}
-	if out == nil {
-		out = []AuditRow{}
-	}
+	out, next := cutPage(out, limit, func(last AuditRow) string { return encodeCursor("aud", last.ID, "") })
 	return out, next, nil
 }
 

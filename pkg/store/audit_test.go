@@ -17,7 +17,7 @@ func TestAuditRecordsListAndClear(t *testing.T) {
 		data := json.RawMessage(`{"url":"https://example.com/` + itoa(i) + `"}`)
 		must(t, s.RecordAudit(ctxb(), AuditFetch, t0.Add(time.Duration(i+1)*time.Hour), data))
 	}
-	must(t, s.RecordAudit(ctxb(), AuditToolCall, time.Time{}, json.RawMessage(`{"run_id":"run_1","call_id":"c1","tool":"tavo_web_fetch","ok":true}`)))
+	must(t, s.RecordAudit(ctxb(), AuditTool, time.Time{}, json.RawMessage(`{"run_id":"run_1","call_id":"c1","tool":"tavo_web_fetch","ok":true}`)))
 	wantErr(t, s.RecordAudit(ctxb(), "", t0, json.RawMessage(`{}`)), ErrInvalid)
 	wantErr(t, s.RecordAudit(ctxb(), AuditFetch, t0, json.RawMessage(`{bad`)), ErrInvalid)
 
@@ -25,7 +25,7 @@ func TestAuditRecordsListAndClear(t *testing.T) {
 	if err != nil || next != "" || len(all) != 6 {
 		t.Fatalf("ListAudit all: %d rows next %q %v", len(all), next, err)
 	}
-	if all[0].Kind != AuditToolCall || all[5].Kind != AuditSearch || all[0].Time.IsZero() {
+	if all[0].Kind != AuditTool || all[5].Kind != AuditSearch || all[0].Time.IsZero() {
 		t.Fatalf("not newest first: %s … %s", all[0].Kind, all[5].Kind)
 	}
 	var back search.SearchRecord

@@ -14,8 +14,9 @@ import (
 // KeptFromSeq, then History(KeptFromSeq).
 type Compaction struct {
 	SessionID string `json:"session_id"`
-	// KeptFromSeq is the first message kept whole; 0 means none was kept
-	// (the session's last seq + 1 works the same way for History).
+	// KeptFromSeq is the seq of the first message kept whole. When the
+	// whole history was summarised it is the session's last seq + 1, so
+	// History(KeptFromSeq) returns only what came after.
 	KeptFromSeq  int64     `json:"kept_from_seq"`
 	Summary      string    `json:"summary"`
 	TokensBefore int       `json:"tokens_before"`

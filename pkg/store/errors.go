@@ -25,19 +25,19 @@ var (
 	ErrInvalid = errors.New("invalid argument")
 )
 
-// describeFSError turns a file-system error into its plain cause, so the
-// one-line message says "is read-only" or "disk is full" rather than errno
-// jargon.
-func describeFSError(err error) error {
+// dataDirError says why the data directory cannot be used, in plain
+// words ("is read-only", "is not writable", "disk is full") with the
+// system's error after them.
+func dataDirError(dir string, err error) error {
 	switch {
 	case errors.Is(err, syscall.EROFS):
-		return fmt.Errorf("it is on a read-only file system: %w", err)
+		return fmt.Errorf("store: data dir %s is on a read-only file system: %w", dir, err)
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EPERM):
-		return fmt.Errorf("it is not writable (permission denied): %w", err)
+		return fmt.Errorf("store: data dir %s is not writable (permission denied): %w", dir, err)
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return fmt.Errorf("the disk is full: %w", err)
+		return fmt.Errorf("store: the disk holding data dir %s is full: %w", dir, err)
 	}
-	return err
+	return fmt.Errorf("store: data dir %s: %w", dir, err)
 }
 
 // sqliteCode returns the primary SQLite result code of err, or 0.
@@ -63,9 +63,11 @@ func (s *Store) dbError(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, ErrNotFound) || errors.Is(err, ErrSessionBusy) ||
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrSessionBusy) ||
 		errors.Is(err, ErrNotRunning) || errors.Is(err, ErrInvalid) {
+		return fmt.Errorf("store: %w", err) // these name their subject
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("store: %s: %w", op, err)
 	}
 	switch sqliteCode(err) {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -23,12 +22,17 @@ type RunMeta struct {
 	PID int
 }
 
-// Journal batching: a batch is written every journalFlush (Store.flushEvery)
-// or as soon as journalBatch lines are waiting, whichever comes first.
+// Journal batching: a batch is written every Store.flushEvery or as soon
+// as journalBatch lines are waiting, whichever comes first.
 const (
 	journalBatch = 64
-	// journalMaxPending bounds the memory a journal that cannot be written
-	// (disk full) may hold; later lines are dropped and the loss reported.
+	// journalTxMax bounds the lines one transaction writes, so a journal
+	// that fell behind never holds the write lock long.
+	journalTxMax = 2048
+	// journalMaxPending bounds the lines waiting to be written. A run that
+	// gets this far ahead of a working database waits for it (it would take
+	// tens of thousands of events a second); when writes fail (disk full),
+	// later lines are dropped and the loss reported instead.
 	journalMaxPending = 1 << 16
 	// finishTimeout bounds how long Finish may wait for the database.
 	finishTimeout = 30 * time.Second
@@ -45,9 +49,10 @@ type Lease struct {
 	lock      *fileLock
 
 	mu       sync.Mutex
+	drained  *sync.Cond // signalled after each journal write attempt
 	pending  []journalLine
-	dropped  int
-	jerr     error // the first journal write error
+	writeErr error // the last journal write error, nil after a success
+	lost     int   // journal lines dropped or never written
 	finished bool
 
 	kick      chan struct{}
@@ -81,11 +86,11 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 	lock, err := s.lockSession(sessionID)
 	if errors.Is(err, ErrSessionBusy) {
 		if active := s.activeRun(ctx, sessionID); active != "" {
-			err = fmt.Errorf("session %s is busy: run %s is running on it: %w", sessionID, active, ErrSessionBusy)
+			err = fmt.Errorf("store: session %s is busy: run %s is running on it: %w", sessionID, active, ErrSessionBusy)
 		}
 	}
 	if err != nil {
-		return nil, s.dbError(op, err)
+		return nil, err
 	}
 	if meta.PID == 0 {
 		meta.PID = os.Getpid()
@@ -121,6 +126,7 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 		done:      make(chan struct{}),
 		cancelled: make(chan struct{}),
 	}
+	l.drained = sync.NewCond(&l.mu)
 	go l.loop()
 	return l, nil
 }
@@ -138,50 +144,6 @@ func (l *Lease) RunID() string { return l.runID }
 
 // SessionID is the leased run's session.
 func (l *Lease) SessionID() string { return l.sessionID }
-
-// Journal queues one event line for the run's journal and returns at once;
-// a goroutine writes queued lines in batches. line is the NDJSON line
-// exactly as streamed; a trailing "\n" is not stored (Events returns lines
-// without it). The bytes are copied. Write errors do not reach the caller
-// here: Err reports them and Finish returns them.
-func (l *Lease) Journal(seq int64, eventType string, line []byte) {
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	e := journalLine{seq: seq, typ: eventType, line: bytes.Clone(line)}
-	l.mu.Lock()
-	if l.finished {
-		l.mu.Unlock()
-		return
-	}
-	if len(l.pending) >= journalMaxPending {
-		l.dropped++
-		l.mu.Unlock()
-		return
-	}
-	l.pending = append(l.pending, e)
-	n := len(l.pending)
-	l.mu.Unlock()
-	if n >= journalBatch {
-		select {
-		case l.kick <- struct{}{}:
-		default:
-		}
-	}
-}
-
-// Err returns the first error met writing the journal so far, or nil.
-func (l *Lease) Err() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.journalErr()
-}
-
-func (l *Lease) journalErr() error {
-	err := l.jerr
-	if l.dropped > 0 {
-		err = errors.Join(err, fmt.Errorf("store: journal of run %s: %d events were dropped because they could not be written", l.runID, l.dropped))
-	}
-	return err
-}
 
 // AppendMessages stores messages of this run's session, as
 // Store.AppendMessages. After Finish it is ErrNotRunning.
@@ -221,6 +183,7 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 	defer cancel()
 	l.mu.Lock()
 	l.finished = true
+	l.drained.Broadcast()
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.done
@@ -250,13 +213,19 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 	if err != nil && len(batch) > 0 {
 		// Record the end without the events rather than leave the run
 		// looking alive.
-		l.noteJournalErr(err)
+		l.mu.Lock()
+		l.lost += len(batch)
+		l.writeErr = err
+		l.mu.Unlock()
 		err = l.s.write(ctx, op, end)
 	}
 	l.mu.Lock()
 	jerr := l.journalErr()
 	l.mu.Unlock()
-	return errors.Join(err, jerr)
+	if err != nil {
+		return err
+	}
+	return jerr
 }
 
 // loop writes the journal in batches and polls for cancel requests until
@@ -281,36 +250,6 @@ func (l *Lease) loop() {
 	}
 }
 
-// flush writes the queued lines in one transaction; on failure they are
-// queued again in front, to be retried by the next flush or by Finish.
-func (l *Lease) flush() {
-	l.mu.Lock()
-	batch := l.pending
-	l.pending = nil
-	l.mu.Unlock()
-	if len(batch) == 0 {
-		return
-	}
-	ctx := context.Background()
-	err := l.s.write(ctx, "journaling events of run "+l.runID, func(tx *sql.Tx) error {
-		return insertEvents(ctx, tx, l.runID, batch)
-	})
-	if err != nil {
-		l.mu.Lock()
-		l.pending = append(batch, l.pending...)
-		l.mu.Unlock()
-		l.noteJournalErr(err)
-	}
-}
-
-func (l *Lease) noteJournalErr(err error) {
-	l.mu.Lock()
-	if l.jerr == nil {
-		l.jerr = err
-	}
-	l.mu.Unlock()
-}
-
 // pollCancel closes Cancelled once the run's row says cancel_requested.
 func (l *Lease) pollCancel() {
 	select {
@@ -323,28 +262,4 @@ func (l *Lease) pollCancel() {
 	if err == nil && req {
 		close(l.cancelled)
 	}
-}
-
-// insertEvents stores journal lines and counts them on the run. A seq
-// already stored is kept as it was (a line is journaled once).
-func insertEvents(ctx context.Context, tx *sql.Tx, runID string, batch []journalLine) error {
-	if len(batch) == 0 {
-		return nil
-	}
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO events (run_id, seq, type, line) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, seq) DO NOTHING`)
-	if err != nil {
-		return err
-	}
-	defer ins.Close()
-	var n int64
-	for _, e := range batch {
-		res, err := ins.ExecContext(ctx, runID, e.seq, e.typ, e.line)
-		if err != nil {
-			return err
-		}
-		k, _ := res.RowsAffected()
-		n += k
-	}
-	_, err = tx.ExecContext(ctx, `UPDATE runs SET events = events + ? WHERE id = ?`, n, runID)
-	return err
 }

@@ -152,9 +152,9 @@ func (s *Store) queryMessages(ctx context.Context, sessionID, q string, args ...
 	}
 	defer rows.Close()
 	var out []Message
+	var data sql.RawBytes // reused: decoding copies what it keeps
 	for rows.Next() {
 		m := Message{SessionID: sessionID}
-		var data sql.RawBytes
 		var created int64
 		if err := rows.Scan(&m.Seq, &m.RunID, &m.Round, &data, &created); err != nil {
 			return nil, err

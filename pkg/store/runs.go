@@ -52,14 +52,14 @@ const (
 
 const runCols = `id, session_id, status, started_at, ended_at, exit_code, profile, provider, model, summary, pid, events, cancel_requested`
 
-func scanRun(sc interface{ Scan(...any) error }) (*Run, error) {
+func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var r Run
 	var started int64
 	var ended, exit sql.NullInt64
 	var summary sql.NullString
 	if err := sc.Scan(&r.ID, &r.SessionID, &r.Status, &started, &ended, &exit, &r.Profile, &r.Provider,
 		&r.Model, &summary, &r.PID, &r.Events, &r.CancelRequested); err != nil {
-		return nil, err
+		return r, err
 	}
 	r.StartedAt = fromNS(started)
 	if ended.Valid {
@@ -73,12 +73,12 @@ func scanRun(sc interface{ Scan(...any) error }) (*Run, error) {
 	if summary.Valid && summary.String != "" {
 		r.Summary = json.RawMessage(summary.String)
 	}
-	return &r, nil
+	return r, nil
 }
 
 // GetRun returns one run, ErrNotFound when there is none.
 func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
-	var r *Run
+	var r Run
 	err := s.read(ctx, "reading run "+id, func() error {
 		var err error
 		r, err = scanRun(s.db.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
@@ -87,7 +87,10 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, error) {
 		}
 		return err
 	})
-	return r, err
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
 }
 
 // ListRuns returns up to limit runs (0 = 50, at most 200), newest first, of
@@ -114,35 +117,13 @@ func (s *Store) ListRuns(ctx context.Context, sessionID string, limit int, curso
 	}
 	q += ` ORDER BY started_at DESC, id DESC LIMIT ?`
 	args = append(args, limit+1)
-	var out []Run
-	err = s.read(ctx, "listing runs", func() error {
-		out = out[:0]
-		rows, err := s.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRun(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, *r)
-		}
-		return rows.Err()
-	})
+	out, err := queryAll(ctx, s, "listing runs", q, args, func(r *sql.Rows) (Run, error) { return scanRun(r) })
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		last := out[limit-1]
-		next = encodeCursor("run", toNS(last.StartedAt), last.ID)
-	}
-	if out == nil {
-		out = []Run{}
-	}
+	out, next := cutPage(out, limit, func(last Run) string {
+		return encodeCursor("run", toNS(last.StartedAt), last.ID)
+	})
 	return out, next, nil
 }
 
@@ -164,22 +145,10 @@ func (s *Store) Events(ctx context.Context, runID string, afterSeq, beforeSeq in
 		beforeSeq = math.MaxInt64
 	}
 	q := `SELECT line FROM events WHERE run_id = ? AND seq > ? AND seq < ? ORDER BY seq ` + order + ` LIMIT ?`
-	var out [][]byte
-	err = s.read(ctx, op, func() error {
-		out = out[:0]
-		rows, err := s.db.QueryContext(ctx, q, runID, afterSeq, beforeSeq, limit)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var line []byte
-			if err := rows.Scan(&line); err != nil {
-				return err
-			}
-			out = append(out, line)
-		}
-		return rows.Err()
+	out, err := queryAll(ctx, s, op, q, []any{runID, afterSeq, beforeSeq, limit}, func(r *sql.Rows) ([]byte, error) {
+		var line []byte
+		err := r.Scan(&line)
+		return line, err
 	})
 	if err != nil {
 		return nil, err
@@ -188,7 +157,7 @@ func (s *Store) Events(ctx context.Context, runID string, afterSeq, beforeSeq in
 		if _, err := s.GetRun(ctx, runID); err != nil {
 			return nil, err
 		}
-		return [][]byte{}, nil
+		return out, nil
 	}
 	if reverse {
 		slices.Reverse(out)
@@ -218,30 +187,19 @@ func (s *Store) RequestCancel(ctx context.Context, runID string) error {
 	}
 	return s.write(ctx, op, func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE runs SET cancel_requested = 1 WHERE id = ? AND status = 'running'`, runID))(
-			fmt.Errorf("it ended meanwhile: %w", ErrNotRunning))
+			fmt.Errorf("run %s ended meanwhile: %w", runID, ErrNotRunning))
 	})
 }
 
 // recoverInterrupted marks interrupted every run left running by a process
 // that is gone: its session's lock can be taken.
 func (s *Store) recoverInterrupted(ctx context.Context) error {
-	var sessions []string
-	err := s.read(ctx, "looking for interrupted runs", func() error {
-		sessions = sessions[:0]
-		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT session_id FROM runs WHERE status = 'running'`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+	sessions, err := queryAll(ctx, s, "looking for interrupted runs", `SELECT DISTINCT session_id FROM runs WHERE status = 'running'`, nil,
+		func(r *sql.Rows) (string, error) {
 			var id string
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			sessions = append(sessions, id)
-		}
-		return rows.Err()
-	})
+			err := r.Scan(&id)
+			return id, err
+		})
 	if err != nil {
 		return err
 	}
@@ -262,7 +220,7 @@ func (s *Store) reapSession(ctx context.Context, sessionID string) (bool, error)
 	}
 	lock, ok, err := tryLock(s.sessionLockPath(sessionID))
 	if err != nil {
-		return false, s.dbError("checking session "+sessionID, describeFSError(err))
+		return false, dataDirError(s.dir, err)
 	}
 	if !ok {
 		return false, nil

@@ -272,3 +272,82 @@ func TestOpenMarksDeadRunsInterrupted(t *testing.T) {
 	}
 	must(t, l.Finish(ctxb(), "completed", 0, nil))
 }
+
+// TestJournalWriteFailures: a journal batch that cannot be written is kept
+// and retried; lines still unwritten at Finish are reported, and the run's
+// end is recorded anyway.
+func TestJournalWriteFailures(t *testing.T) {
+	s, _ := openTest(t)
+	mustSession(t, s, "ses_1")
+	if _, err := s.db.Exec(`CREATE TRIGGER jam BEFORE INSERT ON events WHEN NEW.type = 'jam'
+		BEGIN SELECT RAISE(ABORT, 'jammed'); END`); err != nil {
+		t.Fatal(err)
+	}
+	// Transient: the failing batch is retried after the cause goes away.
+	l := mustBegin(t, s, "run_1", "ses_1")
+	l.Journal(1, "jam", []byte(`{"seq":1}`))
+	for l.Err() == nil {
+		l.flush()
+	}
+	if !strings.Contains(l.Err().Error(), "jammed") {
+		t.Fatalf("Err = %v", l.Err())
+	}
+	if _, err := s.db.Exec(`DROP TRIGGER jam`); err != nil {
+		t.Fatal(err)
+	}
+	l.flush()
+	if err := l.Err(); err != nil {
+		t.Fatalf("Err after a successful retry: %v", err)
+	}
+	must(t, l.Finish(ctxb(), "completed", 0, nil))
+	if got, _ := s.Events(ctxb(), "run_1", 0, 0, 0); len(got) != 1 {
+		t.Fatalf("retried line not stored: %d lines", len(got))
+	}
+
+	// Lasting: Finish reports the lost lines and still ends the run.
+	if _, err := s.db.Exec(`CREATE TRIGGER jam BEFORE INSERT ON events WHEN NEW.type = 'jam'
+		BEGIN SELECT RAISE(ABORT, 'jammed'); END`); err != nil {
+		t.Fatal(err)
+	}
+	l = mustBegin(t, s, "run_2", "ses_1")
+	l.Journal(1, "ok", []byte(`{"seq":1}`))
+	l.Journal(2, "jam", []byte(`{"seq":2}`))
+	err := l.Finish(ctxb(), "completed", 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "could not be stored") || !strings.Contains(err.Error(), "jammed") {
+		t.Fatalf("Finish with an unwritable journal: %v", err)
+	}
+	r, _ := s.GetRun(ctxb(), "run_2")
+	if r.Status != "completed" {
+		t.Fatalf("run end not recorded: %+v", r)
+	}
+	mustBegin(t, s, "run_3", "ses_1").Finish(ctxb(), "completed", 0, nil) // the session was released
+}
+
+// TestJournalBackpressure: a run that journals faster than the database
+// writes waits instead of losing lines; when writes fail it drops lines
+// (and says so) instead of waiting for ever.
+func TestJournalBackpressure(t *testing.T) {
+	s, _ := openTest(t)
+	s.journalMax = 50
+	mustSession(t, s, "ses_1")
+	l := mustBegin(t, s, "run_1", "ses_1")
+	for i := int64(1); i <= 1000; i++ {
+		l.Journal(i, "text.delta", eventLine("run_1", i, "text.delta"))
+	}
+	must(t, l.Finish(ctxb(), "completed", 0, nil))
+	if r, _ := s.GetRun(ctxb(), "run_1"); r.Events != 1000 {
+		t.Fatalf("%d of 1000 events stored", r.Events)
+	}
+
+	if _, err := s.db.Exec(`CREATE TRIGGER jam BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'jammed'); END`); err != nil {
+		t.Fatal(err)
+	}
+	l = mustBegin(t, s, "run_2", "ses_1")
+	for i := int64(1); i <= 1000; i++ {
+		l.Journal(i, "text.delta", eventLine("run_2", i, "text.delta"))
+	}
+	err := l.Finish(ctxb(), "completed", 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "could not be stored") {
+		t.Fatalf("Finish after lost lines: %v", err)
+	}
+}

@@ -35,14 +35,12 @@ const sessionCols = `s.id, s.title, s.created_at, s.last_used_at, s.messages, s.
 	COALESCE((SELECT r.id FROM runs r WHERE r.session_id = s.id AND r.status = 'running'
 		ORDER BY r.started_at DESC LIMIT 1), '')`
 
-func scanSession(sc interface{ Scan(...any) error }) (*Session, error) {
+func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
 	var ss Session
 	var created, used int64
-	if err := sc.Scan(&ss.ID, &ss.Title, &created, &used, &ss.Messages, &ss.LastSeq, &ss.ActiveRun); err != nil {
-		return nil, err
-	}
+	err := sc.Scan(&ss.ID, &ss.Title, &created, &used, &ss.Messages, &ss.LastSeq, &ss.ActiveRun)
 	ss.CreatedAt, ss.LastUsedAt = fromNS(created), fromNS(used)
-	return &ss, nil
+	return ss, err
 }
 
 // CreateSession stores a new, empty session. The title is trimmed and must
@@ -73,7 +71,7 @@ func (s *Store) CreateSession(ctx context.Context, id, title string) (*Session, 
 
 // GetSession returns one session, ErrNotFound when there is none.
 func (s *Store) GetSession(ctx context.Context, id string) (*Session, error) {
-	var ss *Session
+	var ss Session
 	err := s.read(ctx, "reading session "+id, func() error {
 		var err error
 		ss, err = scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions s WHERE s.id = ?`, id))
@@ -82,7 +80,10 @@ func (s *Store) GetSession(ctx context.Context, id string) (*Session, error) {
 		}
 		return err
 	})
-	return ss, err
+	if err != nil {
+		return nil, err
+	}
+	return &ss, nil
 }
 
 // ListSessions returns up to limit sessions (0 = 50, at most 200), most
@@ -105,35 +106,13 @@ func (s *Store) ListSessions(ctx context.Context, limit int, cursor string) ([]S
 	}
 	q += ` ORDER BY s.last_used_at DESC, s.id LIMIT ?`
 	args = append(args, limit+1)
-	var out []Session
-	err = s.read(ctx, "listing sessions", func() error {
-		out = out[:0]
-		rows, err := s.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			ss, err := scanSession(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, *ss)
-		}
-		return rows.Err()
-	})
+	out, err := queryAll(ctx, s, "listing sessions", q, args, func(r *sql.Rows) (Session, error) { return scanSession(r) })
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		last := out[limit-1]
-		next = encodeCursor("ses", toNS(last.LastUsedAt), last.ID)
-	}
-	if out == nil {
-		out = []Session{}
-	}
+	out, next := cutPage(out, limit, func(last Session) string {
+		return encodeCursor("ses", toNS(last.LastUsedAt), last.ID)
+	})
 	return out, next, nil
 }
 
@@ -169,7 +148,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	}
 	lock, err := s.lockSession(id)
 	if err != nil {
-		return s.dbError("deleting session "+id, err)
+		return err
 	}
 	defer lock.release()
 	return s.write(ctx, "deleting session "+id, func(tx *sql.Tx) error {
@@ -187,10 +166,10 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 func (s *Store) lockSession(id string) (*fileLock, error) {
 	l, ok, err := tryLock(s.sessionLockPath(id))
 	if err != nil {
-		return nil, fmt.Errorf("locking session %s: %w", id, err)
+		return nil, dataDirError(s.dir, err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("session %s is in use by a running run: %w", id, ErrSessionBusy)
+		return nil, fmt.Errorf("store: session %s is in use by a running run: %w", id, ErrSessionBusy)
 	}
 	return l, nil
 }

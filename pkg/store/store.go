@@ -51,6 +51,8 @@ type Store struct {
 	pollEvery time.Duration
 	// flushEvery is how often a Lease writes its buffered journal.
 	flushEvery time.Duration
+	// journalMax is how many journal lines a Lease may queue.
+	journalMax int
 }
 
 // Open opens (creating when needed) the store of dataDir: the directory is
@@ -67,19 +69,19 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("store: data dir %s: %w", dataDir, err)
 	}
 	if err := makePrivateDir(dir); err != nil {
-		return nil, fmt.Errorf("store: data dir %s: %w", dir, describeFSError(err))
+		return nil, dataDirError(dir, err)
 	}
 	if err := makePrivateDir(filepath.Join(dir, lockDirName)); err != nil {
-		return nil, fmt.Errorf("store: data dir %s: %w", dir, describeFSError(err))
+		return nil, dataDirError(dir, err)
 	}
 	path := filepath.Join(dir, FileName)
 	if err := createPrivateFile(path); err != nil {
-		return nil, fmt.Errorf("store: data dir %s: %w", dir, describeFSError(err))
+		return nil, dataDirError(dir, err)
 	}
 	// SQLite needs to create tavo.db-wal and -shm beside the database; find
 	// out now, with a clear message, rather than at the first write.
 	if err := probeWritable(dir); err != nil {
-		return nil, fmt.Errorf("store: data dir %s: %w", dir, describeFSError(err))
+		return nil, dataDirError(dir, err)
 	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
@@ -96,12 +98,13 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		now:        time.Now,
 		pollEvery:  200 * time.Millisecond,
 		flushEvery: 50 * time.Millisecond,
+		journalMax: journalMaxPending,
 	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
-	chmodPrivate(path+"-wal", path+"-shm")
+	chmodPrivate(path, path+"-wal", path+"-shm")
 	if err := s.recoverInterrupted(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -132,7 +135,6 @@ func dsn(path string) string {
 	// dies, only (at worst) the last ones on a power cut; it saves an fsync
 	// per commit.
 	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "mmap_size(268435456)")
 	q.Set("_txlock", "immediate")
 	u := url.URL{Path: path}
 	return "file:" + u.EscapedPath() + "?" + q.Encode()

@@ -18,7 +18,7 @@ const busyRetries = 4
 // returns nil; any error rolls everything back. Taking the write lock at
 // BEGIN (not at the first write) means two writers never deadlock on a lock
 // upgrade, so SQLITE_BUSY only ever means "wait", which the busy timeout and
-// retries do. fn may run more than once, so it must only touch tx.
+// retries do. fn may run more than once, so it must be safe to repeat.
 func (s *Store) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
 	select {
 	case s.wsem <- struct{}{}:

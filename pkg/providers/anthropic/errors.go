@@ -57,7 +57,7 @@ var (
 // message (never the raw body).
 func classifyHTTP(f *providers.HTTPFailure, hadTools bool) *providers.Error {
 	env := parseEnvelope(f.Body)
-	if env.message == "" {
+	if providers.CleanMessage(env.message) == "" {
 		return &providers.Error{Code: providers.CodeForStatus(f.Status), Message: providers.GenericMessage(f.Status)}
 	}
 	return classify(f.Status, env, hadTools)
@@ -67,11 +67,11 @@ func classifyHTTP(f *providers.HTTPFailure, hadTools bool) *providers.Error {
 // event inside a stream or a 200 answer, where only the type says what
 // happened.
 func classify(status int, env envelope, hadTools bool) *providers.Error {
-	msg := env.message
+	msg := providers.CleanMessage(env.message)
 	if msg == "" {
 		msg = "the provider reported an error without a message"
 	}
-	e := &providers.Error{Code: providers.CodeForStatus(status), Message: providers.CleanMessage(msg)}
+	e := &providers.Error{Code: providers.CodeForStatus(status), Message: msg}
 	badRequest := status == http.StatusBadRequest || status == 0 || env.typ == "invalid_request_error"
 	switch {
 	case env.typ == "request_too_large" || status == http.StatusRequestEntityTooLarge ||

@@ -117,7 +117,33 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 		}
 		body[k] = v
 	}
+	if _, set := req.Params["max_tokens"]; !set && req.MaxOutputTokens <= 0 {
+		// The API wants max_tokens above the thinking budget; a budget
+		// given without a limit gets room for an answer after it.
+		if budget := thinkingBudget(body["thinking"]); budget >= maxTokens {
+			body["max_tokens"] = budget + DefaultMaxTokens
+		}
+	}
 	return json.Marshal(body)
+}
+
+// thinkingBudget reads thinking.budget_tokens from a --param value, 0 when
+// there is none.
+func thinkingBudget(v any) int {
+	if v == nil {
+		return 0
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0
+	}
+	var t struct {
+		BudgetTokens float64 `json:"budget_tokens"`
+	}
+	if json.Unmarshal(b, &t) != nil || t.BudgetTokens <= 0 || t.BudgetTokens > 1<<30 {
+		return 0
+	}
+	return int(t.BudgetTokens)
 }
 
 // encodeMessages converts the canonical conversation and merges consecutive

@@ -132,6 +132,31 @@ func TestEncodeRequestOptions(t *testing.T) {
 	}
 }
 
+func TestMaxTokensAboveThinkingBudget(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		limit  int
+		params map[string]any
+		want   int64
+	}{
+		{"small budget", 0, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 2048}}, DefaultMaxTokens},
+		{"large budget", 0, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 16000.0}}, 16000 + DefaultMaxTokens},
+		{"explicit limit wins", 4000, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 16000}}, 4000},
+		{"explicit param wins", 0, map[string]any{"max_tokens": 100, "thinking": map[string]any{"budget_tokens": 16000}}, 100},
+		{"garbage budget", 0, map[string]any{"thinking": "on"}, DefaultMaxTokens},
+	} {
+		req := userRequest(false)
+		req.MaxOutputTokens, req.Params = tt.limit, tt.params
+		body, err := encodeRequest(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := gjson.GetBytes(body, "max_tokens").Int(); got != tt.want {
+			t.Errorf("%s: max_tokens %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestEncodeRequestErrors(t *testing.T) {
 	for name, req := range map[string]*providers.Request{
 		"role":   {Model: "m", Messages: []providers.Message{{Role: "robot"}}},

@@ -2,8 +2,11 @@
 // 127.0.0.1 that answers each request with the next queued Reply, rendered in
 // the wire format of the protocol the request used, exactly as the real API
 // would (same chunk fields, usage chunk, end marker, error envelopes). It
-// speaks OpenAI Chat Completions today; the other protocols are added by
-// writing a renderer (render.go).
+// speaks all four protocols, picked from the request path: OpenAI Chat
+// Completions (render_openai.go), OpenAI Responses (render_responses.go),
+// Anthropic Messages (render_anthropic.go) and Gemini generateContent
+// (render_gemini.go). A script is protocol-neutral: the same replies play on
+// every protocol.
 //
 // In Go tests:
 //
@@ -43,7 +46,8 @@
 //
 // Reply fields (all optional):
 //
-//   - protocol: "openai" (default: implied by the request path).
+//   - protocol: "openai", "openai-responses", "anthropic" or "gemini"
+//     (default: implied by the request path).
 //   - fixture: a recorded .http file, relative to the script's folder or to
 //     the fixtures' scenarios/ folder; served byte for byte. raw: the same
 //     content inline.
@@ -65,10 +69,25 @@
 //     request's "stream". no_done: leave out "data: [DONE]". delay: wait
 //     before answering.
 //
-// Streams are rendered as the real API does: role in the first chunk,
-// "usage":null on every chunk and a last chunk with "choices":[] and the
-// usage when the request set stream_options.include_usage, then
-// "data: [DONE]". Non-streamed answers are one chat.completion object.
+// Streams are rendered as each real API does. Chat Completions: role in the
+// first chunk, "usage":null on every chunk and a last chunk with
+// "choices":[] and the usage when the request set
+// stream_options.include_usage, then "data: [DONE]". Responses: named events
+// with sequence numbers, ending in response.completed (or
+// response.incomplete for finish length/content_filter). Anthropic:
+// message_start … message_stop, thinking blocks signed. Gemini: CRLF-framed
+// chunks without names or end marker, the finish reason and usage on the
+// last one. Non-streamed answers are the protocol's one response object.
+//
+// Where a protocol has no room for what a script says, the renderer does
+// what the real API would: Anthropic and Gemini send tool calls one whole
+// block (Gemini: one whole part) at a time, so interleaved fragments are
+// regrouped per call; Gemini calls carry no id; Gemini puts a scripted
+// Retry-After into the 429 body as RetryInfo.retryDelay. The opaque
+// reasoning data a provider attaches is made up deterministically
+// (ThinkingSignature, ThoughtSignature, EncryptedReasoning), so tests can
+// check that a codec sends it back. no_done leaves out message_stop,
+// response.completed, or Gemini's last chunk.
 //
 // Fixtures are found in ../shared/provider-fixtures relative to the
 // repository, by walking up from the working directory, or in

@@ -17,7 +17,8 @@ import (
 // Reasoning and ToolCalls, which become Steps split into Chunks pieces.
 type Reply struct {
 	// Protocol picks the wire format. Empty means the one the request path
-	// implies (/chat/completions is openai), and openai when none matches.
+	// implies (/chat/completions, /responses, /v1/messages,
+	// :generateContent), and openai when none matches.
 	Protocol providers.Protocol `json:"protocol,omitempty"`
 
 	// Fixture names a recorded .http response: a path relative to the
@@ -64,7 +65,8 @@ type Reply struct {
 	Stream *bool `json:"stream,omitempty"`
 	// Delay waits before anything is sent.
 	Delay Duration `json:"delay,omitempty"`
-	// NoDone leaves out the stream's end marker (data: [DONE]).
+	// NoDone leaves out the stream's end marker: data: [DONE], Anthropic's
+	// message_stop, Responses' response.completed, Gemini's last chunk.
 	NoDone bool `json:"no_done,omitempty"`
 }
 

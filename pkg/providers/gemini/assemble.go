@@ -37,13 +37,31 @@ type piece struct {
 // chunk applies one GenerateContentResponse. Text and thoughts reach sink
 // when stream is set.
 func (a *assembler) chunk(root gjson.Result, sink providers.Sink) {
-	if m := root.Get("modelVersion").String(); m != "" {
-		a.model = m
-	}
-	if id := root.Get("responseId").String(); id != "" {
-		a.responseID = id
-	}
-	if u := root.Get("usageMetadata"); u.IsObject() {
+	// One pass over the keys: chunks arrive by the thousand, and each Get
+	// would scan the chunk again.
+	var candidates, usage gjson.Result
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "candidates":
+			candidates = v
+		case "usageMetadata":
+			usage = v
+		case "modelVersion":
+			if v.Str != "" {
+				a.model = v.Str
+			}
+		case "responseId":
+			if v.Str != "" {
+				a.responseID = v.Str
+			}
+		case "promptFeedback":
+			if r := v.Get("blockReason").String(); r != "" {
+				a.blocked = r
+			}
+		}
+		return true
+	})
+	if u := usage; u.IsObject() {
 		// Gemini repeats the running totals on every chunk.
 		thoughts := int(u.Get("thoughtsTokenCount").Int())
 		a.usage = providers.Usage{
@@ -53,11 +71,8 @@ func (a *assembler) chunk(root gjson.Result, sink providers.Sink) {
 			ReasoningTokens: thoughts,
 		}
 	}
-	if r := root.Get("promptFeedback.blockReason").String(); r != "" {
-		a.blocked = r
-	}
 	// tavo asks for one candidate; only the first is read.
-	cand := root.Get("candidates.0")
+	cand := candidates.Get("0")
 	cand.Get("content.parts").ForEach(func(_, p gjson.Result) bool {
 		if p.IsObject() {
 			a.part(p, sink)

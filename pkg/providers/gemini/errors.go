@@ -77,8 +77,8 @@ func classifyHTTP(f *providers.HTTPFailure, hadTools bool) *providers.Error {
 			s.message = m.Str
 		}
 	}
-	if s.message == "" {
-		return &providers.Error{Code: providers.CodeForStatus(f.Status), Message: providers.GenericMessage(f.Status)}
+	if providers.CleanMessage(s.message) == "" {
+		return &providers.Error{Code: providers.CodeForStatus(f.Status), Message: providers.GenericMessage(f.Status), RetryAfter: s.retryAfter}
 	}
 	return classify(f.Status, s, hadTools)
 }
@@ -87,11 +87,11 @@ func classifyHTTP(f *providers.HTTPFailure, hadTools bool) *providers.Error {
 // inside a stream or a 200 answer, where only the status name says what
 // happened.
 func classify(httpStatus int, s status, hadTools bool) *providers.Error {
-	msg := s.message
+	msg := providers.CleanMessage(s.message)
 	if msg == "" {
 		msg = "the provider reported an error without a message"
 	}
-	e := &providers.Error{Code: providers.CodeForStatus(httpStatus), Message: providers.CleanMessage(msg), RetryAfter: s.retryAfter}
+	e := &providers.Error{Code: providers.CodeForStatus(httpStatus), Message: msg, RetryAfter: s.retryAfter}
 	badRequest := httpStatus == http.StatusBadRequest || s.status == "INVALID_ARGUMENT" || s.status == "FAILED_PRECONDITION"
 	switch {
 	case s.reason == "API_KEY_INVALID" || apiKeyRe.MatchString(s.message) || s.status == "UNAUTHENTICATED" || s.status == "PERMISSION_DENIED":

@@ -140,11 +140,11 @@ func ClassifyHTTP(f *providers.HTTPFailure, hadTools bool) *providers.Error {
 // ClassifyEnvelope classifies an error object ({"message","type","code"})
 // sent inside a 200 answer or a stream, where no HTTP status says more.
 func ClassifyEnvelope(message, typ, code string, hadTools bool) *providers.Error {
-	env := envelope{message: strings.TrimSpace(message), typ: typ, code: code}
+	env := envelope{message: providers.CleanMessage(message), typ: typ, code: code}
 	if env.message == "" {
-		env.message = typ
+		env.message = providers.CleanMessage(typ)
 		if env.message == "" {
-			env.message = code
+			env.message = providers.CleanMessage(code)
 		}
 	}
 	if env.message == "" {

@@ -84,6 +84,7 @@ func TestClassifyEnvelope(t *testing.T) {
 		{"too long", "", "context_length_exceeded", providers.ErrContextOverflow},
 		{"", "server_error", "", providers.ErrProviderError},
 		{"", "", "", providers.ErrProviderError},
+		{" ", " ", "\t", providers.ErrProviderError},
 	} {
 		e := ClassifyEnvelope(tt.message, tt.typ, tt.code, true)
 		if e.Code != tt.want || e.Message == "" || e.Status != 0 {

@@ -219,5 +219,12 @@ func assistantItems(m providers.Message) []any {
 		}
 	}
 	flush()
+	// The API refuses a reasoning item with nothing after it (an answer cut
+	// off while reasoning).
+	if n := len(items); n > 0 {
+		if _, ok := items[n-1].(reasoningItem); ok {
+			items = items[:n-1]
+		}
+	}
 	return items
 }

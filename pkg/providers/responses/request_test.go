@@ -106,6 +106,17 @@ func TestEncodeRequestShape(t *testing.T) {
 	}
 }
 
+func TestTrailingReasoningLeftOut(t *testing.T) {
+	items := assistantItems(providers.Message{Role: providers.RoleAssistant, Parts: []providers.Part{
+		{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolOpenAIResponses, ID: "rs_1", Encrypted: "e1"}},
+		{Type: providers.PartText, Text: "partial"},
+		{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolOpenAIResponses, ID: "rs_2", Encrypted: "e2"}},
+	}})
+	if len(items) != 2 || items[0].(reasoningItem).ID != "rs_1" {
+		t.Fatalf("items %+v, want rs_1 and the text only", items)
+	}
+}
+
 func TestEncodeRequestOptions(t *testing.T) {
 	req := userRequest(false)
 	req.Model = "gpt-4.1-mini"

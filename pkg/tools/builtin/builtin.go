@@ -2,6 +2,7 @@
 package builtin
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,9 +10,11 @@ import (
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/search"
+	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 	"github.com/tavo-cli/tavo/pkg/tools/askuser"
 	filetools "github.com/tavo-cli/tavo/pkg/tools/files"
+	"github.com/tavo-cli/tavo/pkg/tools/state"
 	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 	"github.com/tavo-cli/tavo/pkg/tools/websearch"
 )
@@ -27,6 +30,9 @@ type Deps struct {
 	// Search runs tavo_web_search; nil when the default search API is missing
 	// or incomplete.
 	Search *search.Runner
+	// State opens the store behind the memory, variable and todo tools
+	// (pkg/tools/state) on their first call; nil leaves them out.
+	State func(ctx context.Context) (*store.Store, error)
 	// Unavailable maps a left-out tool's name to the reason, in one line.
 	Unavailable map[string]string
 }
@@ -45,6 +51,9 @@ func All(d Deps) []tools.Tool {
 	}
 	if d.Files != nil {
 		ts = append(ts, filetools.All(d.Files)...)
+	}
+	if d.State != nil {
+		ts = append(ts, state.All(d.State)...)
 	}
 	return ts
 }

@@ -1,0 +1,266 @@
+package cmd
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/cli"
+	"github.com/tavo-cli/tavo/pkg/store"
+	"github.com/tavo-cli/tavo/pkg/tools/state"
+)
+
+func newCmdMemory(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "memory",
+		Short: "Show and edit long-term memory (what the model's memory tools see)",
+		Long: fmt.Sprintf(`Show and edit tavo's long-term memory: a list of notes kept across sessions,
+the same the model reads and writes with tavo_memory_current,
+tavo_memory_update and tavo_memory_append. While memory is enabled, the notes
+are added to the system prompt of every run; disabled, they are kept but not
+injected, and the model's memory tools still work.
+
+Notes are trimmed and must not be blank; at most %d notes of %d characters,
+%d KiB in all. Exit status: 0 on success, 1 when the store fails, 2 on a
+usage error such as a blank note or a limit exceeded.`, state.MaxMemoryItems, state.MaxMemoryItemChars, state.MaxMemoryBytes>>10),
+		Example: `  tavo memory append 'Prefers answers in British English'
+  grep -v '^#' notes.txt | tavo memory append
+  tavo memory set --enable
+  tavo memory show -o json --jq '.memories[]'`,
+	}
+	c.AddCommand(newCmdMemoryShow(f), newCmdMemoryAppend(f), newCmdMemorySet(f), newCmdMemoryClear(f))
+	return c
+}
+
+func newCmdMemoryShow(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show",
+		Short: "Print whether memory is enabled and its notes, numbered",
+		Long: `Print "enabled: true" or "enabled: false", then the notes, numbered from 1
+(a note's further lines are indented). -o json prints {enabled, memories}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+			if err != nil {
+				return usageError(err)
+			}
+			st, err := openStore(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			m, err := st.Memory(cmd.Context())
+			if err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			if out.Structured() {
+				return out.WriteValue(m)
+			}
+			w := bufio.NewWriter(f.IO.Out)
+			fmt.Fprintf(w, "enabled: %t\n", m.Enabled)
+			for i, it := range m.Items {
+				num := fmt.Sprintf("%d. ", i+1)
+				fmt.Fprintf(w, "%s%s\n", num, strings.ReplaceAll(it, "\n", "\n"+strings.Repeat(" ", len(num))))
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func newCmdMemoryAppend(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "append [TEXT...]",
+		Short: "Add notes to memory; never enables injection",
+		Long: `Add notes after the existing ones: one note per argument, or, with no
+arguments (or "-") and stdin not a terminal, one note per non-blank line of
+stdin. Append never changes whether memory is enabled: turn injection on with
+"tavo memory set --enable". Empty stdin appends nothing. -o json prints the
+new {enabled, memories}.`,
+		Example: `  tavo memory append 'Deploys happen on Tuesdays' 'The staging host is stg-1'
+  printf 'one\ntwo\n' | tavo memory append`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+			if err != nil {
+				return usageError(err)
+			}
+			items, fromStdin, err := memoryItems(f, args, true)
+			if err != nil {
+				return err
+			}
+			if fromStdin && len(items) == 0 {
+				note(f, "nothing to append: stdin had no non-blank line")
+				return nil
+			}
+			if items, err = state.CleanMemoryItems(items); err != nil {
+				return usageError(err)
+			}
+			st, err := openStore(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			cur, err := st.Memory(cmd.Context())
+			if err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			if err := state.CheckMemorySize(append(cur.Items, items...)); err != nil {
+				return usageError(err)
+			}
+			m, err := st.AppendMemory(cmd.Context(), items)
+			if err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			return memoryDone(f, out, m)
+		},
+	}
+}
+
+func newCmdMemorySet(f *Factory) *cobra.Command {
+	var enable, disable bool
+	c := &cobra.Command{
+		Use:   "set [--enable|--disable] [ITEM...]",
+		Short: "Replace the notes and/or turn injection on or off",
+		Long: `Replace every note with the ITEMs given (one note each; "-" reads one note
+per non-blank line of stdin), turn injection on (--enable) or off (--disable),
+or both at once. Whatever is not given is kept. -o json prints the new
+{enabled, memories}.`,
+		Example: `  tavo memory set --enable
+  tavo memory set --disable
+  tavo memory set 'Only this note'
+  tavo memory show -o json --jq '.memories[]' | grep -v staging | tavo memory set -`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if enable && disable {
+				return usageError(errors.New("--enable and --disable cannot be used together"))
+			}
+			if !enable && !disable && len(args) == 0 {
+				return usageError(errors.New("give the notes to keep, --enable or --disable (see tavo memory set --help)"))
+			}
+			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+			if err != nil {
+				return usageError(err)
+			}
+			var items []string
+			if len(args) > 0 {
+				if items, _, err = memoryItems(f, args, false); err != nil {
+					return err
+				}
+				if items, err = state.CleanMemoryItems(items); err != nil {
+					return usageError(err)
+				}
+				if err := state.CheckMemorySize(items); err != nil {
+					return usageError(err)
+				}
+			}
+			st, err := openStore(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			m, err := st.Memory(cmd.Context())
+			if err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			if enable || disable {
+				m.Enabled = enable
+			}
+			if len(args) > 0 {
+				m.Items = items
+			}
+			if err := st.SetMemory(cmd.Context(), m); err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			return memoryDone(f, out, m)
+		},
+	}
+	c.Flags().BoolVar(&enable, "enable", false, "inject the notes into the system prompt")
+	c.Flags().BoolVar(&disable, "disable", false, "stop injecting the notes (they are kept)")
+	return c
+}
+
+func newCmdMemoryClear(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "clear",
+		Short: "Remove every note; enabled stays as it is",
+		Long: `Remove every note. Whether memory is enabled does not change, so notes
+appended later are injected if it was on. -o json prints the new {enabled, memories}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+			if err != nil {
+				return usageError(err)
+			}
+			st, err := openStore(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			m, err := st.Memory(cmd.Context())
+			if err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			m.Items = []string{}
+			if err := st.SetMemory(cmd.Context(), m); err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			return memoryDone(f, out, m)
+		},
+	}
+}
+
+// memoryItems returns the notes of a command line: the arguments, or the
+// non-blank lines of stdin when the only argument is "-" or, if
+// stdinDefault, when there is none and stdin is not a terminal.
+func memoryItems(f *Factory, args []string, stdinDefault bool) (items []string, fromStdin bool, err error) {
+	switch {
+	case len(args) == 1 && args[0] == "-":
+	case len(args) > 0:
+		return args, false, nil
+	case !stdinDefault:
+		return nil, false, nil
+	case f.IO.IsStdinTTY():
+		return nil, false, usageError(errors.New("give the notes as arguments, or pipe them in, one per line"))
+	}
+	items, err = readLines(f.IO.In)
+	if err != nil {
+		return nil, true, usageError(err)
+	}
+	return items, true, nil
+}
+
+// readLines reads the non-blank lines of r.
+func readLines(r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var lines []string
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, errors.New("reading stdin: a line is longer than 1 MiB")
+	}
+	if sc.Err() != nil {
+		return nil, fmt.Errorf("reading stdin: %w", sc.Err())
+	}
+	return lines, nil
+}
+
+// memoryDone reports a write: the new memory with -o json, else a short
+// note on a terminal's stderr (nothing in a pipe).
+func memoryDone(f *Factory, out *cli.Output, m store.Memory) error {
+	if out.Structured() {
+		return out.WriteValue(m)
+	}
+	if f.IO.IsStderrTTY() {
+		status := "enabled"
+		if !m.Enabled {
+			status = "disabled (the notes are not injected; tavo memory set --enable turns it on)"
+		}
+		note(f, "memory: %d notes, %s", len(m.Items), status)
+	}
+	return nil
+}

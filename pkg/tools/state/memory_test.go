@@ -1,0 +1,131 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tavo-cli/tavo/pkg/store"
+	"github.com/tavo-cli/tavo/pkg/tools"
+)
+
+func TestMemoryLifecycle(t *testing.T) {
+	h := newHarness(t)
+	if got := h.ok(MemoryCurrentName, `{}`); got != `{"enabled":false,"memories":[]}` {
+		t.Fatalf("empty memory = %s", got)
+	}
+	// Append keeps injection off and trims.
+	if got := h.ok(MemoryAppendName, `{"items":["  likes tea ","uses fish shell"]}`); got != `{"enabled":false,"memories":["likes tea","uses fish shell"]}` {
+		t.Fatalf("append = %s", got)
+	}
+	// enabled alone keeps the notes.
+	if got := h.ok(MemoryUpdateName, `{"enabled":true}`); got != `{"enabled":true,"memories":["likes tea","uses fish shell"]}` {
+		t.Fatalf("enable = %s", got)
+	}
+	// Append never changes enabled, either way.
+	if got := h.ok(MemoryAppendName, `{"items":["works in UTC"]}`); !strings.HasPrefix(got, `{"enabled":true,`) || !strings.Contains(got, `"works in UTC"]`) {
+		t.Fatalf("append while enabled = %s", got)
+	}
+	// memories alone keeps enabled; the whole current object is accepted.
+	if got := h.ok(MemoryUpdateName, `{"memories":["only this"]}`); got != `{"enabled":true,"memories":["only this"]}` {
+		t.Fatalf("replace = %s", got)
+	}
+	if got := h.ok(MemoryUpdateName, `{"enabled":false,"memories":["a","b"]}`); got != `{"enabled":false,"memories":["a","b"]}` {
+		t.Fatalf("whole object = %s", got)
+	}
+	if got := h.ok(MemoryUpdateName, `{"memories":[]}`); got != `{"enabled":false,"memories":[]}` {
+		t.Fatalf("clear = %s", got)
+	}
+	m, err := h.st.Memory(context.Background())
+	if err != nil || m.Enabled || len(m.Items) != 0 {
+		t.Fatalf("stored = %+v %v", m, err)
+	}
+}
+
+func TestMemoryHostileArguments(t *testing.T) {
+	h := newHarness(t)
+	h.ok(MemoryAppendName, `{"items":["keep me"]}`)
+	long := strings.Repeat("x", MaxMemoryItemChars+1)
+	for _, tc := range []struct{ tool, args, path string }{
+		{MemoryUpdateName, `{}`, ""},
+		{MemoryUpdateName, `{"enabled":"yes"}`, "enabled"},
+		{MemoryUpdateName, `{"memories":"one"}`, "memories"},
+		{MemoryUpdateName, `{"memories":null}`, "memories"},
+		{MemoryUpdateName, `{"memories":["ok",""]}`, "memories[1]"},
+		{MemoryUpdateName, `{"memories":["ok"," \n\t "]}`, "memories[1]"},
+		{MemoryUpdateName, `{"memories":[1]}`, "memories[0]"},
+		{MemoryUpdateName, `{"memories":["` + long + `"]}`, "memories[0]"},
+		{MemoryUpdateName, `{"enabled":true,"extra":1}`, "extra"},
+		{MemoryAppendName, `{}`, "items"},
+		{MemoryAppendName, `{"items":[]}`, "items"},
+		{MemoryAppendName, `{"items":["fine","   "]}`, "items[1]"},
+		{MemoryAppendName, `{"items":"a note"}`, "items"},
+		{MemoryAppendName, `{"items":["a"],"enabled":true}`, "enabled"},
+		{MemoryCurrentName, `{"enabled":true}`, "enabled"},
+	} {
+		h.fail(h.env, tc.tool, tc.args, tools.CodeInvalidArguments, tc.path)
+	}
+	if got := h.ok(MemoryCurrentName, `{}`); got != `{"enabled":false,"memories":["keep me"]}` {
+		t.Fatalf("hostile calls changed memory: %s", got)
+	}
+}
+
+func TestMemoryLimits(t *testing.T) {
+	h := newHarness(t)
+	// 200 notes fit; one more does not, and the error says so.
+	items := make([]string, MaxMemoryItems)
+	for i := range items {
+		items[i] = fmt.Sprintf(`"note %d"`, i)
+	}
+	h.ok(MemoryUpdateName, `{"memories":[`+strings.Join(items, ",")+`]}`)
+	e := h.fail(h.env, MemoryAppendName, `{"items":["one too many"]}`, tools.CodeLimitExceeded, "items")
+	if e.Error.Details["limit"] != float64(MaxMemoryItems) || !strings.Contains(e.Error.Message, "201 notes") {
+		t.Fatalf("count limit: %+v", e.Error)
+	}
+	// The byte limit: 17 notes of 2000 characters is over 32 KiB.
+	big := make([]string, 17)
+	for i := range big {
+		big[i] = `"` + strings.Repeat("y", MaxMemoryItemChars) + `"`
+	}
+	e = h.fail(h.env, MemoryUpdateName, `{"memories":[`+strings.Join(big, ",")+`]}`, tools.CodeLimitExceeded, "memories")
+	if e.Error.Details["unit"] != "bytes" {
+		t.Fatalf("byte limit: %+v", e.Error)
+	}
+	h.ok(MemoryUpdateName, `{"memories":[`+strings.Join(big[:16], ",")+`]}`)
+	h.fail(h.env, MemoryAppendName, `{"items":["`+strings.Repeat("z", 800)+`"]}`, tools.CodeLimitExceeded, "items")
+	// Characters, not bytes, count for one note.
+	h.ok(MemoryUpdateName, `{"memories":["`+strings.Repeat("é", MaxMemoryItemChars)+`"]}`)
+}
+
+func TestCleanMemoryItems(t *testing.T) {
+	got, err := CleanMemoryItems([]string{" a ", "b\n"})
+	if err != nil || strings.Join(got, "|") != "a|b" {
+		t.Fatalf("clean = %q %v", got, err)
+	}
+	for _, bad := range [][]string{{""}, {"ok", "  "}, {"\xff"}, {strings.Repeat("x", MaxMemoryItemChars+1)}} {
+		_, err := CleanMemoryItems(bad)
+		var me *MemoryError
+		if !errors.As(err, &me) || me.Index != len(bad)-1 || !strings.HasPrefix(me.Error(), fmt.Sprintf("memory item %d ", len(bad))) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+func TestMemoryPrompt(t *testing.T) {
+	for _, m := range []store.Memory{
+		{},
+		{Enabled: false, Items: []string{"kept but off"}},
+		{Enabled: true},
+		{Enabled: true, Items: []string{"  ", ""}},
+	} {
+		if got := MemoryPrompt(m); got != "" {
+			t.Errorf("%+v: %q, want nothing", m, got)
+		}
+	}
+	got := MemoryPrompt(store.Memory{Enabled: true, Items: []string{"likes tea", " ", "two\nlines"}})
+	if !strings.HasPrefix(got, memoryPreamble+"\n\n1. likes tea\n2. two\n   lines") || strings.HasSuffix(got, "\n") {
+		t.Fatalf("prompt = %q", got)
+	}
+}
