@@ -3,6 +3,8 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
@@ -351,6 +354,12 @@ A session with a live run is refused (exit 4); one already gone is not an error.
 			for _, id := range args {
 				if err := st.DeleteSession(cmd.Context(), id); err != nil {
 					return sessionError(err, id)
+				}
+				// The session's chat-scope files go with it.
+				if files.CheckSession(id) == nil {
+					if err := os.RemoveAll(filepath.Join(f.DataDirectory(), "files", "sessions", id)); err != nil {
+						return fmt.Errorf("removing the files of session %s: %w", id, err)
+					}
 				}
 			}
 			return nil

@@ -26,6 +26,13 @@ row "runner overhead per round (in-memory provider)" "$(metric RunnerRound ms/ro
 row "first request bytes, tools on, dynamic loading" "$(metric FirstRequestBytes bytes) B" "well under 8 KiB"
 row "SSE bytes → text.delta line on stdout" "$(metric DeltaToStdout ms/delta) ms" "< 1 ms"
 
+store=$(go test ./pkg/store/ -run '^$' -bench 'SessionSendSetup|ReadMessagesPage' -benchtime 20x)
+smetric() { echo "$store" | awk -v b="$1" -v u="$2" '$1 ~ b { for (i = 1; i <= NF; i++) if ($i == u) print $(i-1) }' | head -1; }
+row "\`session send\` set-up, 10,000 stored messages" "$(smetric SessionSendSetup ms/setup) ms" "< 100 ms"
+row "\`session read\` 100-message page, 10,000 stored" "$(smetric ReadMessagesPage ms/page) ms" "< 20 ms"
+files=$(go test ./pkg/files/ -run '^$' -bench 'List10k' -benchtime 20x)
+row "\`file ls\` page of 100 over 10,000 files" "$(echo "$files" | awk '/ext\/first\/limit=100/ { for (i = 1; i <= NF; i++) if ($i == "ms/page") print $(i-1) }' | head -1) ms" "< 50 ms"
+
 if [[ -x scripts/bench-fetch.sh ]]; then
   while IFS= read -r line; do rows+=("$line"); done < <(scripts/bench-fetch.sh --rows)
 fi
