@@ -15,20 +15,26 @@ import (
 // the first row only, so commands that audit nothing (tavo tools list) never
 // pay for opening the database.
 type storeAudit struct {
-	f    *Factory
-	once sync.Once
-	st   *store.Store
-	err  error
+	f  *Factory
+	mu sync.Mutex
+	st *store.Store
 }
 
+// open opens the store on first use; a failure is retried on the next call
+// (it may have been a cancelled context).
 func (a *storeAudit) open(ctx context.Context) (*store.Store, error) {
-	a.once.Do(func() {
-		a.st, a.err = store.Open(ctx, a.f.DataDirectory())
-		if a.err == nil {
-			a.f.onExit(func() { a.st.Close() })
-		}
-	})
-	return a.st, a.err
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.st != nil {
+		return a.st, nil
+	}
+	st, err := store.Open(ctx, a.f.DataDirectory())
+	if err != nil {
+		return nil, err
+	}
+	a.st = st
+	a.f.onExit(func() { st.Close() })
+	return st, nil
 }
 
 // RecordFetch implements fetch.Auditor.

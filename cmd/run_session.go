@@ -13,6 +13,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
+	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
 // storeTimeout bounds store writes made after a run was stopped, so a
@@ -87,6 +88,16 @@ func bindSession(ctx context.Context, f *Factory, s *runSetup, sessionID string)
 		}
 		s.opts.History = h.Messages
 		s.opts.Compactor = &session.Compactor{Store: st, SessionID: sessionID, Provider: s.opts.Provider, Model: s.opts.Model, History: h, Target: s.budget / 2}
+	}
+	// Memories join the system prompt only while memory is enabled (SPEC §5).
+	if m, err := st.Memory(ctx); err != nil {
+		b.finish(&runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed})
+		return nil, &ExitError{Code: events.ExitFailed, Err: err}
+	} else if p := state.MemoryPrompt(m); p != "" {
+		if s.opts.System != "" {
+			p = s.opts.System + "\n\n" + p
+		}
+		s.opts.System = p
 	}
 	s.opts.ContextBudget = s.budget
 	s.opts.Resume = "tavo session send " + s.opts.SessionID
