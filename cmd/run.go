@@ -39,6 +39,7 @@ type RunOptions struct {
 	MaxOutputTokens                   int
 	Session                           string
 	Schema                            string
+	Yes                               bool
 }
 
 const runExitCodes = `Exit codes:
@@ -99,6 +100,7 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringArrayVar(&o.Params, "param", nil, "extra request-body field key=value (value parsed as JSON when it parses)")
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", 0, "limit the answer's tokens (0: the profile's or the provider's default)")
+	fl.BoolVarP(&o.Yes, "yes", "y", false, "allow every tool that asks for confirmation")
 	fl.StringVar(&o.Schema, "schema", "", "JSON Schema FILE the final answer must match; the parsed value is run.completed.structured")
 }
 
@@ -153,6 +155,7 @@ func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error 
 		src.Stdin = f.IO.In
 	}
 	s.opts.Asker = runner.NewAsker(s.ask, src)
+	s.opts.Confirmer = runner.NewConfirmer(o.Yes, src)
 
 	res := runner.Run(ctx, s.opts)
 	if err := bound.finish(res); err != nil {

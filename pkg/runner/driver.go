@@ -27,6 +27,7 @@ type Driver struct {
 	answers  map[string]driverAnswer
 	waiters  map[string]chan driverAnswer
 	confirms map[string]string
+	cwaiters map[string]chan string
 	closed   bool
 }
 
@@ -54,6 +55,7 @@ func NewDriver(r io.Reader, cancel func(), warn func(code, msg string)) *Driver 
 		answers:  map[string]driverAnswer{},
 		waiters:  map[string]chan driverAnswer{},
 		confirms: map[string]string{},
+		cwaiters: map[string]chan string{},
 	}
 	go d.read(r)
 	return d
@@ -83,6 +85,10 @@ func (d *Driver) read(r io.Reader) {
 		w <- driverAnswer{cancelled: true}
 		delete(d.waiters, id)
 	}
+	for id, w := range d.cwaiters {
+		w <- ""
+		delete(d.cwaiters, id)
+	}
 	d.mu.Unlock()
 	close(d.guidance)
 }
@@ -105,8 +111,17 @@ func (d *Driver) handle(in driverLine) {
 		}
 		d.deliver(in.CallID, a)
 	case "confirm.result":
+		if in.CallID == "" || (in.Decision != "allow" && in.Decision != "deny") {
+			d.warnf("bad_input", `ignored a confirm.result line without call_id or with a decision other than "allow" or "deny"`)
+			return
+		}
 		d.mu.Lock()
-		d.confirms[in.CallID] = in.Decision
+		if w, ok := d.cwaiters[in.CallID]; ok {
+			w <- in.Decision
+			delete(d.cwaiters, in.CallID)
+		} else {
+			d.confirms[in.CallID] = in.Decision
+		}
 		d.mu.Unlock()
 	case "guidance":
 		if strings.TrimSpace(in.Text) == "" {
@@ -193,4 +208,31 @@ func (a driverAsker) Ask(ctx context.Context, q tools.Question) (tools.Answer, e
 	}
 	ans.Via = "driver"
 	return ans, nil
+}
+
+// decision waits for the driver's confirm.result for callID: "allow",
+// "deny", or "" when the input ended first.
+func (d *Driver) decision(ctx context.Context, callID string) (string, error) {
+	d.mu.Lock()
+	if v, ok := d.confirms[callID]; ok {
+		delete(d.confirms, callID)
+		d.mu.Unlock()
+		return v, nil
+	}
+	if d.closed {
+		d.mu.Unlock()
+		return "", nil
+	}
+	w := make(chan string, 1)
+	d.cwaiters[callID] = w
+	d.mu.Unlock()
+	select {
+	case v := <-w:
+		return v, nil
+	case <-ctx.Done():
+		d.mu.Lock()
+		delete(d.cwaiters, callID)
+		d.mu.Unlock()
+		return "", ctx.Err()
+	}
 }

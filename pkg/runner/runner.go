@@ -57,6 +57,8 @@ type Options struct {
 
 	// Asker answers tavo_ask_user; nil answers "cancelled".
 	Asker tools.Asker
+	// Confirmer decides on tools that need confirmation; nil denies them.
+	Confirmer tools.Confirmer
 	// Guidance delivers driver guidance, added before the next model request.
 	Guidance <-chan string
 
@@ -180,6 +182,7 @@ func newRun(opts Options) *run {
 		RunID:      opts.RunID,
 		SessionID:  opts.SessionID,
 		Asker:      opts.Asker,
+		Confirmer:  opts.Confirmer,
 		Emit:       func(t string, p any) { r.emit(events.Type(t), p) },
 		Visibility: r.vis,
 		Catalog:    opts.Catalog,

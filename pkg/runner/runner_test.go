@@ -508,3 +508,62 @@ func TestSchemaRepairOnce(t *testing.T) {
 		t.Fatal("a broken schema compiled")
 	}
 }
+
+type guardedTool struct{ echoTool }
+
+func (g guardedTool) Spec() tools.Spec {
+	s := g.echoTool.Spec()
+	s.NeedsConfirm = true
+	return s
+}
+
+func TestConfirmations(t *testing.T) {
+	ran := 0
+	guarded := guardedTool{echoTool{name: "rm_all", resident: true, run: func(context.Context, *tools.Call) (any, error) { ran++; return "done", nil }}}
+	call := providers.ToolCall{ID: "call_rm", Name: "rm_all", Arguments: `{}`}
+	cases := []struct {
+		name      string
+		confirmer func() tools.Confirmer
+		wantRan   int
+		wantVia   string
+	}{
+		{"nobody to ask denies", func() tools.Confirmer { return NewConfirmer(false, AskSources{}) }, 0, "none"},
+		{"--yes allows", func() tools.Confirmer { return NewConfirmer(true, AskSources{}) }, 1, "flag"},
+		{"driver allows", func() tools.Confirmer {
+			d := NewDriver(strings.NewReader(`{"type":"confirm.result","call_id":"call_rm","decision":"allow"}`+"\n"), nil, nil)
+			return NewConfirmer(false, AskSources{Driver: d})
+		}, 1, "driver"},
+		{"driver denies", func() tools.Confirmer {
+			d := NewDriver(strings.NewReader(`{"type":"confirm.result","call_id":"call_rm","decision":"deny"}`+"\n"), nil, nil)
+			return NewConfirmer(false, AskSources{Driver: d})
+		}, 0, "driver"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ran = 0
+			p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){calls(call), text("ok")}}
+			opts, rec := newOpts(t, p, guarded)
+			opts.Confirmer = c.confirmer()
+			res := Run(context.Background(), opts)
+			checkEvents(t, rec, opts.Emitter)
+			if ran != c.wantRan {
+				t.Fatalf("ran %d times, want %d", ran, c.wantRan)
+			}
+			if c.wantRan == 0 && res.ToolCalls.Denied != 1 {
+				t.Fatalf("denied %d, want 1", res.ToolCalls.Denied)
+			}
+			var via string
+			for _, e := range rec.evs {
+				if e.Type == events.ConfirmResult {
+					b, _ := json.Marshal(e.Payload)
+					var p struct{ Via string }
+					_ = json.Unmarshal(b, &p)
+					via = p.Via
+				}
+			}
+			if via != c.wantVia {
+				t.Fatalf("confirm.result via %q, want %q", via, c.wantVia)
+			}
+		})
+	}
+}

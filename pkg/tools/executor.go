@@ -65,6 +65,11 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 	if ctx.Err() != nil {
 		return Outcome{ToolID: e.spec.ID, Err: cancelledError()}
 	}
+	if e.spec.NeedsConfirm {
+		if cerr := confirm(ctx, env, e.spec, call.ID, args); cerr != nil {
+			return Outcome{ToolID: e.spec.ID, Err: cerr}
+		}
+	}
 
 	// Each call gets its own copy of the Env so that its pause hook belongs
 	// to this call's timer alone.

@@ -35,6 +35,8 @@ type Spec struct {
 	// NeedsConfirm tools ask a person before they run.
 	NeedsConfirm bool   `json:"needs_confirm"`
 	Source       Source `json:"source"`
+	// DisplayName is a person-friendly name (command tools may set one).
+	DisplayName string `json:"display_name,omitempty"`
 }
 
 // Tool is one callable tool.
@@ -64,6 +66,8 @@ type Env struct {
 	Round     int
 	// Asker answers tavo_ask_user questions; nil means nobody can answer.
 	Asker Asker
+	// Confirmer decides on tools that need confirmation; nil denies them.
+	Confirmer Confirmer
 	// Emit publishes an event of the run (ask.question, todo.updated, …).
 	// Nil-safe through Env.emit.
 	Emit func(eventType string, payload any)
