@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/fetch"
+	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/fake"
 	"github.com/tavo-cli/tavo/pkg/providers/openai"
@@ -56,7 +58,9 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // BenchmarkFirstRequestBytes reports the size of the first request body with
 // tools on and dynamic loading (SPEC §10: well under 8 KiB).
 func BenchmarkFirstRequestBytes(b *testing.B) {
-	cat, err := builtin.Catalog(builtin.Deps{}, nil)
+	// The tools a default install offers: tool search, ask-user and fetch
+	// resident, the rest behind tool search.
+	cat, err := builtin.Catalog(builtin.Deps{Fetch: &fetch.Engine{}, Files: files.Open(b.TempDir())}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
