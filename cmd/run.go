@@ -19,6 +19,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
 // RunOptions are the flags of `tavo run`.
@@ -40,6 +41,7 @@ type RunOptions struct {
 	Session                           string
 	Schema                            string
 	Yes                               bool
+	Vars                              []string
 }
 
 const runExitCodes = `Exit codes:
@@ -101,6 +103,7 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", 0, "limit the answer's tokens (0: the profile's or the provider's default)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "allow every tool that asks for confirmation")
+	fl.StringArrayVar(&o.Vars, "var", nil, "set a chat variable of the run's session, key=value (value JSON when it parses; repeatable)")
 	fl.StringVar(&o.Schema, "schema", "", "JSON Schema FILE the final answer must match; the parsed value is run.completed.structured")
 }
 
@@ -114,6 +117,8 @@ type runSetup struct {
 	driver   bool
 	// budget is the request token budget from the profile's context limits.
 	budget int
+	// vars are --var values, set in the session before the run.
+	vars map[string]json.RawMessage
 }
 
 func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error {
@@ -324,6 +329,9 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 			return nil, usageError(fmt.Errorf("--schema %s: %w", o.Schema, err))
 		}
 	}
+	if s.vars, err = parseVars(o.Vars); err != nil {
+		return nil, usageError(err)
+	}
 	s.budget = contextBudget(p.ContextWindow, maxOut)
 	if p.Prices != nil {
 		s.opts.Prices = &runner.Prices{InputPerMTok: p.Prices.InputPerMTok, OutputPerMTok: p.Prices.OutputPerMTok, CachedInputPerMTok: p.Prices.CachedInputPerMTok}
@@ -423,4 +431,29 @@ func schemaName(path string) string {
 		return "answer"
 	}
 	return b.String()
+}
+
+// parseVars reads --var key=value flags: the value is JSON when it parses,
+// else a string.
+func parseVars(flags []string) (map[string]json.RawMessage, error) {
+	vars := map[string]json.RawMessage{}
+	for _, kv := range flags {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("invalid --var %q: want name=value", kv)
+		}
+		if err := state.CheckVarName(k); err != nil {
+			return nil, fmt.Errorf("invalid --var %q: %w", kv, err)
+		}
+		raw := []byte(v)
+		if !json.Valid(raw) {
+			raw, _ = json.Marshal(v)
+		}
+		val, _, err := state.PrepareValue(raw)
+		if err != nil {
+			return nil, fmt.Errorf("invalid --var %q: %w", kv, err)
+		}
+		vars[k] = val
+	}
+	return vars, nil
 }

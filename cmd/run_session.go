@@ -89,6 +89,12 @@ func bindSession(ctx context.Context, f *Factory, s *runSetup, sessionID string)
 		s.opts.History = h.Messages
 		s.opts.Compactor = &session.Compactor{Store: st, SessionID: sessionID, Provider: s.opts.Provider, Model: s.opts.Model, History: h, Target: s.budget / 2}
 	}
+	for name, value := range s.vars {
+		if err := st.SetVar(ctx, store.ScopeChat, s.opts.SessionID, name, value); err != nil {
+			b.finish(&runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed})
+			return nil, &ExitError{Code: events.ExitFailed, Err: fmt.Errorf("setting --var %s: %w", name, err)}
+		}
+	}
 	// Memories join the system prompt only while memory is enabled (SPEC §5).
 	if m, err := st.Memory(ctx); err != nil {
 		b.finish(&runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed})
