@@ -26,17 +26,13 @@ func newCmdLogsList(f *Factory) *cobra.Command {
 		Short: "List audit rows, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if limit < 1 || limit > 500 {
-				return usageError(fmt.Errorf("--limit must be 1-500, got %d", limit))
+			if err := checkLimit(limit, 500); err != nil {
+				return err
 			}
 			if kind != "" && kind != "fetch" && kind != "search" && kind != "tool" {
 				return usageError(fmt.Errorf("invalid --kind %q: want fetch, search or tool", kind))
 			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/cli"
 	"os"
 	"time"
 
@@ -178,4 +180,26 @@ func contextBudget(window, maxOut int) int {
 		return b
 	}
 	return window / 2
+}
+
+// storeOutput prepares a command that prints what the store holds: the
+// output format (text by default) and the open store, which the caller closes.
+func storeOutput(cmd *cobra.Command, f *Factory) (*cli.Output, *store.Store, error) {
+	out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	st, err := openStore(cmd.Context(), f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, st, nil
+}
+
+// checkLimit validates a --limit flag.
+func checkLimit(limit, most int) error {
+	if limit < 1 || limit > most {
+		return usageError(fmt.Errorf("--limit must be 1-%d, got %d", most, limit))
+	}
+	return nil
 }

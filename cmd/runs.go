@@ -56,14 +56,10 @@ func newCmdRunsList(f *Factory) *cobra.Command {
 		Short: "List runs, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if limit < 1 || limit > 200 {
-				return usageError(fmt.Errorf("--limit must be 1-200, got %d", limit))
+			if err := checkLimit(limit, 200); err != nil {
+				return err
 			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
@@ -118,11 +114,7 @@ func newCmdRunsShow(f *Factory) *cobra.Command {
 		Short: "Show a run: status, times, model and its run.completed result",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
@@ -172,8 +164,8 @@ func newCmdRunsEvents(f *Factory) *cobra.Command {
 		Short: "Print a run's events exactly as they were streamed (NDJSON)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if limit < 1 || limit > 500 {
-				return usageError(fmt.Errorf("--limit must be 1-500, got %d", limit))
+			if err := checkLimit(limit, 500); err != nil {
+				return err
 			}
 			var jq *cli.JQ
 			if f.JQ != "" {
@@ -264,11 +256,7 @@ their sessions. --dry-run prints the plan without changing anything.`,
 			if !cmd.Flags().Changed("keep-full") {
 				keepFull = keep
 			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}

@@ -63,11 +63,7 @@ func newCmdSessionCreate(f *Factory) *cobra.Command {
 		Short: "Create an empty session and print its id",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
@@ -105,14 +101,10 @@ func newCmdSessionList(f *Factory) *cobra.Command {
 		Short: "List sessions, most recently used first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if limit < 1 || limit > 200 {
-				return usageError(fmt.Errorf("--limit must be 1-200, got %d", limit))
+			if err := checkLimit(limit, 200); err != nil {
+				return err
 			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
@@ -164,12 +156,8 @@ func newCmdSessionShow(f *Factory) *cobra.Command {
 		Short: "Show a session: title, times, messages, active run, todos, compaction",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
 			ctx := cmd.Context()
-			st, err := openStore(ctx, f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
@@ -232,15 +220,11 @@ func newCmdSessionRead(f *Factory) *cobra.Command {
 --before-seq of the first message printed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if limit < 1 || limit > 500 {
-				return usageError(fmt.Errorf("--limit must be 1-500, got %d", limit))
-			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
+			if err := checkLimit(limit, 500); err != nil {
+				return err
 			}
 			ctx := cmd.Context()
-			st, err := openStore(ctx, f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
