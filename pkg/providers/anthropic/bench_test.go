@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 // BenchmarkDecodeStream decodes a 1000-event stream shaped like the real
@@ -20,15 +23,7 @@ func BenchmarkDecodeStream(b *testing.B) {
 		fmt.Fprintf(&buf, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"k%d\\\":1}\"}}\n\n", i)
 	}
 	buf.WriteString(frames(ev(blockStop("1")), ev(`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":1000}}`), ev(msgStop)))
-	stream := buf.Bytes()
-	b.SetBytes(int64(len(stream)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		resp, err := decodeStream(bytes.NewReader(stream), discard{}, false)
-		if err != nil || resp.Usage.OutputTokens != 1000 {
-			b.Fatalf("resp %+v err %v", resp, err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/event")
+	providertest.BenchDecode(b, decodeStream, buf.Bytes(), 1000, "ns/event", func(resp *providers.Response) bool {
+		return resp.Usage.OutputTokens == 1000
+	})
 }

@@ -1,120 +1,29 @@
 package anthropic
 
 import (
-	"context"
-	"fmt"
 	"strings"
-	"sync"
-	"testing"
 	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 const testKey = "sk-ant-test-SECRET-0123456789"
 
-// recSink records every call a codec makes on its sink.
-type recSink struct {
-	mu        sync.Mutex
-	text      []string
-	reasoning []string
-	retries   []retryCall
-	onRetry   func()
-}
-
-type retryCall struct {
-	attempt int
-	wait    time.Duration
-	reason  string
-}
-
-func (s *recSink) TextDelta(t string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.text = append(s.text, t)
-}
-
-func (s *recSink) ReasoningDelta(t string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reasoning = append(s.reasoning, t)
-}
-
-func (s *recSink) Retry(n int, d time.Duration, reason string) {
-	s.mu.Lock()
-	s.retries = append(s.retries, retryCall{n, d, reason})
-	s.mu.Unlock()
-	if s.onRetry != nil {
-		s.onRetry()
-	}
-}
+// codec describes this package's client to the shared checks of providertest.
+var codec = providertest.Codec[*Client]{Model: "claude-sonnet-4-5", ToolName: "get_weather", Key: testKey, New: newTestClient}
 
 // newTestClient returns a client of srv whose retry waits are recorded
 // instead of slept.
 func newTestClient(srv *fake.Server, mutate ...func(*providers.Config)) (*Client, *[]time.Duration) {
-	cfg := providers.Config{BaseURL: srv.URL, APIKey: testKey}
-	for _, m := range mutate {
-		m(&cfg)
-	}
-	c := New(cfg)
-	var slept []time.Duration
-	var mu sync.Mutex
-	c.transport.Sleep = func(ctx context.Context, d time.Duration) error {
-		mu.Lock()
-		slept = append(slept, d)
-		mu.Unlock()
-		return ctx.Err()
-	}
-	return c, &slept
+	c := New(providertest.Config(srv.URL, testKey, mutate...))
+	var slept *[]time.Duration
+	c.transport.Sleep, slept = providertest.RecordSleeps()
+	return c, slept
 }
-
-func userRequest(stream bool) *providers.Request {
-	return &providers.Request{
-		Model:    "claude-sonnet-4-5",
-		System:   "Be brief.",
-		Messages: []providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: "What is the weather in Boston?"}}}},
-		Stream:   stream,
-	}
-}
-
-func weatherTool() providers.ToolSpec {
-	return providers.ToolSpec{
-		Name:        "get_weather",
-		Description: "Get the current weather in a given location",
-		Parameters:  []byte(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`),
-	}
-}
-
-// mustProviderError asserts err is a *providers.Error with code.
-func mustProviderError(t *testing.T, err error, code providers.ErrorCode) *providers.Error {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("no error, want %s", code)
-	}
-	pe, ok := err.(*providers.Error)
-	if !ok {
-		t.Fatalf("error %T %v is not *providers.Error", err, err)
-	}
-	if pe.Code != code {
-		t.Fatalf("code %s (%v), want %s", pe.Code, err, code)
-	}
-	if strings.Contains(fmt.Sprint(err), testKey) || strings.Contains(pe.Message, testKey) {
-		t.Fatalf("error leaks the key: %v", err)
-	}
-	return pe
-}
-
-// discard is a sink that drops everything.
-type discard struct{}
-
-var _ providers.Sink = discard{}
-
-func (discard) TextDelta(string)                 {}
-func (discard) ReasoningDelta(string)            {}
-func (discard) Retry(int, time.Duration, string) {}
 
 // frames renders named events as SSE.
 func frames(events ...[2]string) string {

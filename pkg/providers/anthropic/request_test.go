@@ -1,19 +1,13 @@
 package anthropic
 
 import (
-	"context"
-	"errors"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
-	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
-
-func text(role providers.Role, s string) providers.Message {
-	return providers.Message{Role: role, Parts: []providers.Part{{Type: providers.PartText, Text: s}}}
-}
 
 // fullConversation has every kind of part the canonical model carries, a
 // tool loop with thinking, and guidance right after the tool results.
@@ -22,11 +16,7 @@ func fullConversation() *providers.Request {
 		Model:  "claude-sonnet-4-5",
 		System: "You are terse.",
 		Messages: []providers.Message{
-			{Role: providers.RoleUser, Parts: []providers.Part{
-				{Type: providers.PartText, Text: "What is in this picture, and the weather?"},
-				{Type: providers.PartImage, Image: &providers.Image{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}},
-				{Type: providers.PartImage, Image: &providers.Image{URL: "https://example.com/cat.jpg"}},
-			}},
+			providertest.PictureQuestion(),
 			{Role: providers.RoleAssistant, Parts: []providers.Part{
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolAnthropic, Text: "Need the weather.", Signature: "sig-1"}},
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolAnthropic, Redacted: "EmwKAhgBEgy3va3pzix"}},
@@ -40,23 +30,19 @@ func fullConversation() *providers.Request {
 				{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{CallID: "toolu_1", Name: "get_weather", Content: `{"ok":true,"result":"sunny"}`}},
 				{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{CallID: "call:2/x", Name: "get_weather", Content: `{"ok":false,"error":"bad"}`, IsError: true}},
 			}},
-			text(providers.RoleUser, "Use metric units."),
+			providertest.Text(providers.RoleUser, "Use metric units."),
 			{Role: providers.RoleAssistant, Parts: []providers.Part{{Type: providers.PartText, Text: ""}}},
 			{Role: providers.RoleAssistant, Parts: []providers.Part{{Type: providers.PartText, Text: "A cat. Sunny, 21°C."}}},
-			text(providers.RoleUser, "Thanks"),
+			providertest.Text(providers.RoleUser, "Thanks"),
 		},
-		Tools:  []providers.ToolSpec{weatherTool(), {Name: "no_params"}},
+		Tools:  []providers.ToolSpec{codec.WeatherTool(), {Name: "no_params"}},
 		Stream: true,
 	}
 }
 
 func TestEncodeRequestShape(t *testing.T) {
-	body, err := encodeRequest(fullConversation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := gjson.ParseBytes(body)
-	checks := map[string]string{
+	j := providertest.Encode(t, encodeRequest, fullConversation())
+	providertest.CheckPaths(t, j, map[string]string{
 		"model":                                  "claude-sonnet-4-5",
 		"max_tokens":                             "8192",
 		"system":                                 "You are terse.",
@@ -98,14 +84,9 @@ func TestEncodeRequestShape(t *testing.T) {
 		"tools.0.name":                     "get_weather",
 		"tools.0.input_schema.required.0":  "location",
 		"tools.1.input_schema.type":        "object",
-	}
-	for path, want := range checks {
-		if got := j.Get(path).String(); got != want {
-			t.Errorf("%s = %q, want %q", path, got, want)
-		}
-	}
+	})
 	if j.Get("messages.2.content.0.is_error").Exists() || j.Get("tools.1.description").Exists() {
-		t.Errorf("false is_error or empty description sent: %s", body)
+		t.Errorf("false is_error or empty description sent: %s", j.Raw)
 	}
 	for _, absent := range []string{"output_config", "thinking", "tool_choice"} {
 		if j.Get(absent).Exists() {
@@ -115,20 +96,16 @@ func TestEncodeRequestShape(t *testing.T) {
 }
 
 func TestEncodeRequestOptions(t *testing.T) {
-	req := userRequest(false)
+	req := codec.Request(false)
 	req.MaxOutputTokens = 1000
 	req.Schema = &providers.OutputSchema{Name: "answer", Schema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`)}
 	req.Params = map[string]any{"temperature": 0.2, "thinking": map[string]any{"type": "enabled", "budget_tokens": 1024}, "system": nil}
-	body, err := encodeRequest(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := gjson.ParseBytes(body)
+	j := providertest.Encode(t, encodeRequest, req)
 	if j.Get("max_tokens").Int() != 1000 || j.Get("temperature").Float() != 0.2 || j.Get("thinking.budget_tokens").Int() != 1024 || j.Get("system").Exists() || j.Get("stream").Exists() {
-		t.Fatalf("options not applied: %s", body)
+		t.Fatalf("options not applied: %s", j.Raw)
 	}
 	if j.Get("output_config.format.type").String() != "json_schema" || j.Get("output_config.format.schema.required.0").String() != "city" {
-		t.Fatalf("schema not sent as output_config.format: %s", body)
+		t.Fatalf("schema not sent as output_config.format: %s", j.Raw)
 	}
 }
 
@@ -145,7 +122,7 @@ func TestMaxTokensAboveThinkingBudget(t *testing.T) {
 		{"explicit param wins", 0, map[string]any{"max_tokens": 100, "thinking": map[string]any{"budget_tokens": 16000}}, 100},
 		{"garbage budget", 0, map[string]any{"thinking": "on"}, DefaultMaxTokens},
 	} {
-		req := userRequest(false)
+		req := codec.Request(false)
 		req.MaxOutputTokens, req.Params = tt.limit, tt.params
 		body, err := encodeRequest(req)
 		if err != nil {
@@ -158,15 +135,7 @@ func TestMaxTokensAboveThinkingBudget(t *testing.T) {
 }
 
 func TestEncodeRequestErrors(t *testing.T) {
-	for name, req := range map[string]*providers.Request{
-		"role":   {Model: "m", Messages: []providers.Message{{Role: "robot"}}},
-		"tool":   {Model: "m", Tools: []providers.ToolSpec{{Name: "t", Parameters: []byte("{")}}},
-		"schema": {Model: "m", Schema: &providers.OutputSchema{Schema: []byte("{")}},
-	} {
-		if _, err := encodeRequest(req); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
+	providertest.EncodeRequestErrors(t, encodeRequest)
 }
 
 func TestWireID(t *testing.T) {
@@ -182,7 +151,7 @@ func TestWireID(t *testing.T) {
 func TestRequestsMatchOfficialSchema(t *testing.T) {
 	noTools := fullConversation()
 	noTools.Tools = nil
-	withOptions := userRequest(false)
+	withOptions := codec.Request(false)
 	withOptions.Schema = &providers.OutputSchema{Name: "a", Schema: []byte(`{"type":"object","properties":{},"additionalProperties":false}`)}
 	withOptions.Params = map[string]any{"temperature": 0.5, "thinking": map[string]any{"type": "enabled", "budget_tokens": 1024}}
 	for name, req := range map[string]*providers.Request{
@@ -191,20 +160,8 @@ func TestRequestsMatchOfficialSchema(t *testing.T) {
 		"options":           withOptions,
 	} {
 		t.Run(name, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Reply{Text: "ok"})
-			c, _ := newTestClient(srv)
-			if _, err := c.Complete(context.Background(), req, &recSink{}); err != nil {
-				t.Fatal(err)
-			}
-			body := srv.Requests()[0].Body
-			err := fake.ValidateRequest(providers.ProtocolAnthropic, body)
-			if errors.Is(err, fake.ErrNoFixtures) {
-				t.Skip(err)
-			}
-			if err != nil {
-				t.Fatalf("%s\n%v", body, err)
-			}
+			body := codec.Sent(t, req).Body
+			providertest.MatchesOfficialSchema(t, providers.ProtocolAnthropic, body)
 		})
 	}
 }

@@ -1,14 +1,12 @@
 package anthropic
 
 import (
-	"errors"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 const msgStart = `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"claude-x","content":[],"usage":{"input_tokens":10,"output_tokens":1,"cache_read_input_tokens":90,"cache_creation_input_tokens":5}}}`
@@ -84,31 +82,14 @@ func TestDecodeStreamVariants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, r := range []io.Reader{strings.NewReader(tt.stream), iotest.OneByteReader(strings.NewReader(tt.stream))} {
-				sink := &recSink{}
-				resp, err := decodeStream(r, sink, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if resp.Message.Text() != tt.text || strings.Join(sink.text, "") != tt.text {
-					t.Errorf("text %q deltas %q, want %q", resp.Message.Text(), sink.text, tt.text)
-				}
-				var reasoning []providers.Reasoning
-				for _, p := range resp.Message.Parts {
-					if p.Type == providers.PartReasoning {
-						reasoning = append(reasoning, *p.Reasoning)
-					}
-				}
+			providertest.DecodeBothWays(t, decodeStream, tt.stream, func(resp *providers.Response, sink *providertest.Sink) {
+				providertest.CheckDecoded(t, resp, sink, tt.text, tt.calls, tt.finish)
+				reasoning := providertest.Reasonings(resp.Message)
 				if !reflect.DeepEqual(reasoning, tt.reasoning) {
 					t.Errorf("reasoning %+v, want %+v", reasoning, tt.reasoning)
 				}
-				if !reflect.DeepEqual(resp.Message.ToolCalls(), tt.calls) {
-					t.Errorf("calls %+v, want %+v", resp.Message.ToolCalls(), tt.calls)
-				}
-				if resp.FinishReason != tt.finish {
-					t.Errorf("finish %s, want %s", resp.FinishReason, tt.finish)
-				}
-			}
+			})
+
 		})
 	}
 }
@@ -116,7 +97,7 @@ func TestDecodeStreamVariants(t *testing.T) {
 func TestDecodeStreamUsage(t *testing.T) {
 	stream := frames(ev(msgStart), ev(blockDelta("0", `{"type":"text_delta","text":"x"}`)),
 		ev(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":42,"input_tokens":null,"cache_read_input_tokens":null}}`), ev(msgStop))
-	resp, err := decodeStream(strings.NewReader(stream), discard{}, false)
+	resp, err := decodeStream(strings.NewReader(stream), providertest.Discard{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,41 +108,20 @@ func TestDecodeStreamUsage(t *testing.T) {
 }
 
 func TestDecodeStreamErrors(t *testing.T) {
-	for _, tt := range []struct {
-		name     string
-		stream   string
-		code     providers.ErrorCode
-		contains string
-		cut      bool
-	}{
-		{"empty", "", providers.ErrProviderError, "stream ended early", true},
-		{"no stop", frames(ev(msgStart), ev(blockDelta("0", `{"type":"text_delta","text":"a"}`))), providers.ErrProviderError, "stream ended early", true},
-		{"malformed", frames(ev(msgStart), [2]string{"content_block_delta", `{"type":"content_block_delta",`}), providers.ErrProviderError, "stream event 2 is not valid JSON", false},
-		{"not an object", "data: [1]\n\n", providers.ErrProviderError, "not an object", false},
-		{"overloaded", frames(ev(msgStart), ev(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)), providers.ErrOverloaded, "Overloaded", false},
-		{"rate limit", frames(ev(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)), providers.ErrRateLimited, "slow down", false},
-		{"api error", frames(ev(`{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`)), providers.ErrProviderError, "Internal server error", false},
-		{"error without message", frames(ev(`{"type":"error","error":{}}`)), providers.ErrProviderError, "without a message", false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := decodeStream(strings.NewReader(tt.stream), &recSink{}, false)
-			var pe *providers.Error
-			if !errors.As(err, &pe) || pe.Code != tt.code || !strings.Contains(pe.Message, tt.contains) {
-				t.Fatalf("err = %#v, want %s containing %q", err, tt.code, tt.contains)
-			}
-			if errors.Is(err, providers.ErrStreamCut) != tt.cut {
-				t.Fatalf("ErrStreamCut %v, want %v", !tt.cut, tt.cut)
-			}
-		})
-	}
+	providertest.DecodeStreamErrors(t, decodeStream, []providertest.StreamErrorCase{
+		{Name: "empty", Stream: "", Code: providers.ErrProviderError, Contains: "stream ended early", Cut: true},
+		{Name: "no stop", Stream: frames(ev(msgStart), ev(blockDelta("0", `{"type":"text_delta","text":"a"}`))), Code: providers.ErrProviderError, Contains: "stream ended early", Cut: true},
+		{Name: "malformed", Stream: frames(ev(msgStart), [2]string{"content_block_delta", `{"type":"content_block_delta",`}), Code: providers.ErrProviderError, Contains: "stream event 2 is not valid JSON"},
+		{Name: "not an object", Stream: "data: [1]\n\n", Code: providers.ErrProviderError, Contains: "not an object"},
+		{Name: "overloaded", Stream: frames(ev(msgStart), ev(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)), Code: providers.ErrOverloaded, Contains: "Overloaded"},
+		{Name: "rate limit", Stream: frames(ev(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)), Code: providers.ErrRateLimited, Contains: "slow down"},
+		{Name: "api error", Stream: frames(ev(`{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`)), Code: providers.ErrProviderError, Contains: "Internal server error"},
+		{Name: "error without message", Stream: frames(ev(`{"type":"error","error":{}}`)), Code: providers.ErrProviderError, Contains: "without a message"},
+	})
 }
 
 func TestDecodeStreamReadError(t *testing.T) {
-	r := io.MultiReader(strings.NewReader(frames(ev(msgStart))), iotest.ErrReader(errors.New("connection reset by peer")))
-	_, err := decodeStream(r, &recSink{}, false)
-	if !errors.Is(err, providers.ErrStreamCut) || !strings.Contains(err.Error(), "connection reset by peer") {
-		t.Fatalf("err = %v", err)
-	}
+	providertest.DecodeReadError(t, decodeStream, frames(ev(msgStart)))
 }
 
 func TestDecodeJSONVariants(t *testing.T) {
@@ -176,16 +136,9 @@ func TestDecodeJSONVariants(t *testing.T) {
 		{name: "not json", body: `<html>`, code: providers.ErrProviderError},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := decodeJSON(strings.NewReader(tt.body), false)
-			if tt.code != "" {
-				var pe *providers.Error
-				if !errors.As(err, &pe) || pe.Code != tt.code || strings.Contains(pe.Message, "<html>") {
-					t.Fatalf("err = %v, want %s", err, tt.code)
-				}
+			resp := providertest.DecodeJSON(t, decodeJSON, tt.body, tt.code)
+			if resp == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if resp.Message.Text() != tt.text {
 				t.Fatalf("text %q", resp.Message.Text())
@@ -195,10 +148,5 @@ func TestDecodeJSONVariants(t *testing.T) {
 }
 
 func TestClassifyNonJSONBody(t *testing.T) {
-	for _, status := range []int{400, 401, 404, 429, 500, 502, 503, 529} {
-		e := classifyHTTP(&providers.HTTPFailure{Status: status, Body: []byte("<!DOCTYPE html><title>Error</title>")}, true)
-		if strings.Contains(e.Message, "<") || e.Code != providers.CodeForStatus(status) {
-			t.Errorf("%d: %s %q", status, e.Code, e.Message)
-		}
-	}
+	providertest.ClassifyNonJSONBody(t, classifyHTTP, 400, 401, 404, 429, 500, 502, 503, 529)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 	"github.com/tavo-cli/tavo/pkg/tools/askuser"
 )
 
@@ -18,17 +20,9 @@ func BenchmarkDecodeStream(b *testing.B) {
 		fmt.Fprintf(&buf, "data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \" word%d\"}%s\r\n\r\n", i, tail)
 	}
 	fmt.Fprintf(&buf, "data: {\"candidates\": [{\"content\": {\"parts\": [{\"functionCall\": {\"name\": \"get_weather\",\"args\": {\"location\": \"Boston, MA\"}},\"thoughtSignature\": \"CiQBcsjafH7vz8jxNNpQ0k1nJY2b3\"},{\"functionCall\": {\"name\": \"get_weather\",\"args\": {\"location\": \"Paris\"}}}],\"role\": \"model\"},\"finishReason\": \"STOP\",\"index\": 0}],\"usageMetadata\": {\"promptTokenCount\": 48,\"candidatesTokenCount\": 1000,\"totalTokenCount\": 1048},\"modelVersion\": \"gemini-2.5-flash\"}\r\n\r\n")
-	stream := buf.Bytes()
-	b.SetBytes(int64(len(stream)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		resp, err := decodeStream(bytes.NewReader(stream), discard{}, false)
-		if err != nil || resp.Usage.OutputTokens != 1000 || len(resp.Message.ToolCalls()) != 2 {
-			b.Fatalf("resp %+v err %v", resp, err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/chunk")
+	providertest.BenchDecode(b, decodeStream, buf.Bytes(), 1000, "ns/chunk", func(resp *providers.Response) bool {
+		return resp.Usage.OutputTokens == 1000 && len(resp.Message.ToolCalls()) == 2
+	})
 }
 
 // BenchmarkToGeminiSchema translates tavo_ask_user's schema, the most nested

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"context"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 var _ providers.Provider = (*Client)(nil)
@@ -58,31 +58,24 @@ func TestFixtureScenarios(t *testing.T) {
 	var ids [][]string
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Fixture(t, tt.fixture))
-			c, _ := newTestClient(srv)
-			req := userRequest(tt.stream)
-			req.Tools = []providers.ToolSpec{weatherTool()}
-			sink := &recSink{}
-			resp, err := c.Complete(context.Background(), req, sink)
-			if err != nil {
-				t.Fatal(err)
-			}
+			req := codec.Request(tt.stream)
+			req.Tools = []providers.ToolSpec{codec.WeatherTool()}
+			resp, sink := codec.Play(t, req, fake.Fixture(t, tt.fixture))
 			got := resp.Message.Text()
 			if strings.Contains(tt.fixture, "legacy") {
 				// A recorded story: check its start and that deltas add up.
-				if !strings.HasPrefix(got, tt.text) || len(sink.text) != 6 || !strings.HasPrefix(sink.text[1], legacy[1]) {
-					t.Errorf("text %q deltas %d", got, len(sink.text))
+				if !strings.HasPrefix(got, tt.text) || len(sink.Text) != 6 || !strings.HasPrefix(sink.Text[1], legacy[1]) {
+					t.Errorf("text %q deltas %d", got, len(sink.Text))
 				}
 			} else {
 				if got != tt.text {
 					t.Errorf("text %q, want %q", got, tt.text)
 				}
-				if !reflect.DeepEqual(sink.text, tt.deltas) {
-					t.Errorf("deltas %q, want %q", sink.text, tt.deltas)
+				if !reflect.DeepEqual(sink.Text, tt.deltas) {
+					t.Errorf("deltas %q, want %q", sink.Text, tt.deltas)
 				}
 			}
-			if tt.stream && strings.Join(sink.text, "") != got {
+			if tt.stream && strings.Join(sink.Text, "") != got {
 				t.Errorf("deltas do not add up to the text")
 			}
 			var reasoning string
@@ -94,8 +87,8 @@ func TestFixtureScenarios(t *testing.T) {
 					}
 				}
 			}
-			if reasoning != tt.reasoning || (tt.stream && strings.Join(sink.reasoning, "") != tt.reasoning) {
-				t.Errorf("reasoning %q deltas %q, want %q", reasoning, sink.reasoning, tt.reasoning)
+			if reasoning != tt.reasoning || (tt.stream && strings.Join(sink.Reasoning, "") != tt.reasoning) {
+				t.Errorf("reasoning %q deltas %q, want %q", reasoning, sink.Reasoning, tt.reasoning)
 			}
 			calls := resp.Message.ToolCalls()
 			var callIDs []string
@@ -112,9 +105,7 @@ func TestFixtureScenarios(t *testing.T) {
 			if !reflect.DeepEqual(calls, tt.calls) {
 				t.Errorf("calls %+v\nwant %+v", calls, tt.calls)
 			}
-			if resp.FinishReason != tt.finish || resp.Usage != tt.usage || resp.Model != tt.model {
-				t.Errorf("finish %s usage %+v model %q; want %s %+v %q", resp.FinishReason, resp.Usage, resp.Model, tt.finish, tt.usage, tt.model)
-			}
+			providertest.CheckEnd(t, resp, tt.finish, tt.usage, tt.model)
 		})
 	}
 	// The same response gets the same made-up ids, streamed or not, and its
@@ -125,42 +116,18 @@ func TestFixtureScenarios(t *testing.T) {
 }
 
 func TestFixtureRetries(t *testing.T) {
-	for _, tt := range []struct {
-		fixture string
-		wait    time.Duration
-		reason  string
-	}{
-		{"gemini/rate_limit.http", 13458185339 * time.Nanosecond, "rate_limited (HTTP 429): You exceeded your current quota"},
-		{"gemini/overloaded.http", time.Second, "overloaded (HTTP 503): The model is overloaded."},
-		{"gemini/server_error.http", time.Second, "provider_error (HTTP 500): An internal error has occurred."},
-	} {
-		t.Run(tt.fixture, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Fixture(t, tt.fixture), fake.Fixture(t, "gemini/text.stream.http"))
-			c, slept := newTestClient(srv)
-			sink := &recSink{}
-			resp, err := c.Complete(context.Background(), userRequest(true), sink)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if resp.Message.Text() == "" || len(srv.Requests()) != 2 {
-				t.Fatalf("text %q after %d requests", resp.Message.Text(), len(srv.Requests()))
-			}
-			if len(sink.retries) != 1 || sink.retries[0].wait != tt.wait || !strings.HasPrefix(sink.retries[0].reason, tt.reason) {
-				t.Fatalf("retries %+v, want one after %v: %q", sink.retries, tt.wait, tt.reason)
-			}
-			if !reflect.DeepEqual(*slept, []time.Duration{tt.wait}) {
-				t.Fatalf("slept %v", *slept)
-			}
-		})
-	}
+	providertest.FixtureRetries(t, codec, "gemini/text.stream.http", "", []providertest.RetryCase{
+		{Fixture: "gemini/rate_limit.http", Wait: 13458185339 * time.Nanosecond, Reason: "rate_limited (HTTP 429): You exceeded your current quota"},
+		{Fixture: "gemini/overloaded.http", Wait: time.Second, Reason: "overloaded (HTTP 503): The model is overloaded."},
+		{Fixture: "gemini/server_error.http", Wait: time.Second, Reason: "provider_error (HTTP 500): An internal error has occurred."},
+	})
 }
 
 func TestScriptedRetryAfterReachesRetryInfo(t *testing.T) {
 	srv := fake.NewServer(t)
 	srv.Enqueue(fake.Reply{Status: 429, Headers: map[string]string{"Retry-After": "3"}, Error: &fake.APIError{Message: "Resource has been exhausted"}}, fake.Reply{Text: "ok"})
 	c, slept := newTestClient(srv)
-	if _, err := c.Complete(context.Background(), userRequest(false), &recSink{}); err != nil {
+	if _, err := c.Complete(context.Background(), codec.Request(false), &providertest.Sink{}); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(*slept, []time.Duration{3 * time.Second}) {
@@ -169,40 +136,16 @@ func TestScriptedRetryAfterReachesRetryInfo(t *testing.T) {
 }
 
 func TestErrorsNotRetried(t *testing.T) {
-	for _, tt := range []struct {
-		name     string
-		reply    fake.Reply
-		tools    bool
-		code     providers.ErrorCode
-		contains string
-	}{
-		{"bad key 400", fake.Reply{Status: 400, Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}`}, true, providers.ErrAuthFailed, "API key not valid"},
-		{"permission", fake.Reply{Status: 403, Error: &fake.APIError{Message: "Method doesn't allow unregistered callers"}}, false, providers.ErrAuthFailed, "unregistered callers"},
-		{"model", fake.Reply{Status: 404, Error: &fake.APIError{Message: "models/gemini-9 is not found for API version v1beta, or is not supported for generateContent."}}, true, providers.ErrModelNotFound, "gemini-9"},
-		{"context", fake.Reply{Status: 400, Error: &fake.APIError{Message: "The input token count (1290234) exceeds the maximum number of tokens allowed (1048576)."}}, true, providers.ErrContextOverflow, "exceeds the maximum number of tokens"},
-		{"tools", fake.Reply{Status: 400, Error: &fake.APIError{Message: "* GenerateContentRequest.tools[0].function_declarations[2].parameters.properties: should be non-empty for OBJECT type"}}, true, providers.ErrProviderRejectedTools, "function_declarations[2]"},
-		{"unknown field in tools", fake.Reply{Status: 400, Error: &fake.APIError{Message: `Invalid JSON payload received. Unknown name "exclusiveMinimum" at 'tools[0].function_declarations[9].parameters.properties[0].value': Cannot find field.`}}, true, providers.ErrProviderRejectedTools, "exclusiveMinimum"},
-		{"tool words without tools", fake.Reply{Status: 400, Error: &fake.APIError{Message: "tools[0] bad"}}, false, providers.ErrProviderError, "tools[0]"},
-		{"location", fake.Reply{Status: 400, Error: &fake.APIError{Message: "User location is not supported for the API use.", Code: "FAILED_PRECONDITION"}}, true, providers.ErrProviderError, "location"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(tt.reply, fake.Reply{Text: "must not be reached"})
-			c, slept := newTestClient(srv)
-			req := userRequest(true)
-			if tt.tools {
-				req.Tools = []providers.ToolSpec{weatherTool()}
-			}
-			_, err := c.Complete(context.Background(), req, &recSink{})
-			pe := mustProviderError(t, err, tt.code)
-			if !strings.Contains(pe.Message, tt.contains) || pe.Status != tt.reply.Status {
-				t.Fatalf("message %q (status %d), want it to contain %q", pe.Message, pe.Status, tt.contains)
-			}
-			if len(srv.Requests()) != 1 || len(*slept) != 0 {
-				t.Fatalf("retried: %d requests", len(srv.Requests()))
-			}
-		})
-	}
+	providertest.ErrorsNotRetried(t, codec, []providertest.ErrorCase{
+		{Name: "bad key 400", Reply: fake.Reply{Status: 400, Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}`}, Tools: true, Code: providers.ErrAuthFailed, Contains: "API key not valid"},
+		{Name: "permission", Reply: fake.Reply{Status: 403, Error: &fake.APIError{Message: "Method doesn't allow unregistered callers"}}, Code: providers.ErrAuthFailed, Contains: "unregistered callers"},
+		{Name: "model", Reply: fake.Reply{Status: 404, Error: &fake.APIError{Message: "models/gemini-9 is not found for API version v1beta, or is not supported for generateContent."}}, Tools: true, Code: providers.ErrModelNotFound, Contains: "gemini-9"},
+		{Name: "context", Reply: fake.Reply{Status: 400, Error: &fake.APIError{Message: "The input token count (1290234) exceeds the maximum number of tokens allowed (1048576)."}}, Tools: true, Code: providers.ErrContextOverflow, Contains: "exceeds the maximum number of tokens"},
+		{Name: "tools", Reply: fake.Reply{Status: 400, Error: &fake.APIError{Message: "* GenerateContentRequest.tools[0].function_declarations[2].parameters.properties: should be non-empty for OBJECT type"}}, Tools: true, Code: providers.ErrProviderRejectedTools, Contains: "function_declarations[2]"},
+		{Name: "unknown field in tools", Reply: fake.Reply{Status: 400, Error: &fake.APIError{Message: `Invalid JSON payload received. Unknown name "exclusiveMinimum" at 'tools[0].function_declarations[9].parameters.properties[0].value': Cannot find field.`}}, Tools: true, Code: providers.ErrProviderRejectedTools, Contains: "exclusiveMinimum"},
+		{Name: "tool words without tools", Reply: fake.Reply{Status: 400, Error: &fake.APIError{Message: "tools[0] bad"}}, Code: providers.ErrProviderError, Contains: "tools[0]"},
+		{Name: "location", Reply: fake.Reply{Status: 400, Error: &fake.APIError{Message: "User location is not supported for the API use.", Code: "FAILED_PRECONDITION"}}, Tools: true, Code: providers.ErrProviderError, Contains: "location"},
+	})
 }
 
 func TestRetriesExhausted(t *testing.T) {
@@ -211,8 +154,8 @@ func TestRetriesExhausted(t *testing.T) {
 		srv.Enqueue(fake.Reply{Status: 503, Error: &fake.APIError{Message: "The model is overloaded. Please try again later."}})
 	}
 	c, slept := newTestClient(srv, func(cfg *providers.Config) { cfg.Retry.MaxRetries = 2 })
-	_, err := c.Complete(context.Background(), userRequest(true), &recSink{})
-	pe := mustProviderError(t, err, providers.ErrOverloaded)
+	_, err := c.Complete(context.Background(), codec.Request(true), &providertest.Sink{})
+	pe := providertest.MustError(t, err, providers.ErrOverloaded, testKey)
 	if len(srv.Requests()) != 3 || len(*slept) != 2 || !strings.HasSuffix(pe.Message, "(gave up after 2 retries)") {
 		t.Fatalf("%d requests, slept %v, message %q", len(srv.Requests()), *slept, pe.Message)
 	}
@@ -224,78 +167,27 @@ func TestScriptedReplies(t *testing.T) {
 		{Name: "web_search", Arguments: `{"query":"héllo wörld"}`},
 		{Name: "no_args", Arguments: ``},
 	}
-	for _, stream := range []bool{true, false} {
-		t.Run(map[bool]string{true: "stream", false: "json"}[stream], func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Reply{
-				Reasoning: "Let me think about it.", Text: "Calling tools.", Chunks: 4, Interleave: true, ToolCalls: calls,
-				Usage: &fake.Usage{InputTokens: 100, OutputTokens: 40, CachedTokens: 64, ReasoningTokens: 12},
-				Model: "served-model",
-			})
-			c, _ := newTestClient(srv)
-			sink := &recSink{}
-			resp, err := c.Complete(context.Background(), userRequest(stream), sink)
-			if err != nil {
-				t.Fatal(err)
+	usage := providers.Usage{InputTokens: 100, OutputTokens: 40, CachedTokens: 64, ReasoningTokens: 12}
+	reasoning := providers.Reasoning{Protocol: providers.ProtocolGemini, Text: "Let me think about it."}
+	providertest.ScriptedReplies(t, codec, reasoning, calls, usage, func(t *testing.T, stream bool, resp *providers.Response, sink *providertest.Sink) {
+		wantArgs := []string{calls[0].Arguments, calls[1].Arguments, "{}"}
+		for i, c := range resp.Message.ToolCalls() {
+			if c.Name != calls[i].Name || c.Arguments != wantArgs[i] || (i == 0) != (c.Signature == fake.ThoughtSignature(1)) {
+				t.Fatalf("call %d %+v", i, c)
 			}
-			parts := resp.Message.Parts
-			if len(parts) != 5 || parts[0].Type != providers.PartReasoning || parts[1].Type != providers.PartText {
-				t.Fatalf("parts %+v, want reasoning, text, 3 tool calls", parts)
-			}
-			if *parts[0].Reasoning != (providers.Reasoning{Protocol: providers.ProtocolGemini, Text: "Let me think about it."}) {
-				t.Fatalf("reasoning %+v", parts[0].Reasoning)
-			}
-			got := resp.Message.ToolCalls()
-			wantArgs := []string{calls[0].Arguments, calls[1].Arguments, "{}"}
-			for i, c := range got {
-				if c.Name != calls[i].Name || c.Arguments != wantArgs[i] || (i == 0) != (c.Signature == fake.ThoughtSignature(1)) {
-					t.Fatalf("call %d %+v", i, c)
-				}
-			}
-			wantUsage := providers.Usage{InputTokens: 100, OutputTokens: 40, CachedTokens: 64, ReasoningTokens: 12}
-			if resp.FinishReason != providers.FinishToolCalls || resp.Usage != wantUsage || resp.Model != "served-model" {
-				t.Fatalf("finish %s usage %+v model %s", resp.FinishReason, resp.Usage, resp.Model)
-			}
-			if stream && (len(sink.text) != 4 || strings.Join(sink.reasoning, "") != "Let me think about it.") {
-				t.Fatalf("deltas text %q reasoning %q", sink.text, sink.reasoning)
-			}
-		})
-	}
+		}
+	})
 }
 
 func TestFinishReasons(t *testing.T) {
-	for wire, want := range map[string]providers.FinishReason{
+	providertest.FinishReasons(t, codec, map[string]providers.FinishReason{
 		"stop": providers.FinishStop, "length": providers.FinishLength, "content_filter": providers.FinishContentFilter,
 		"RECITATION": providers.FinishContentFilter, "MALFORMED_FUNCTION_CALL": providers.FinishOther,
-	} {
-		srv := fake.NewServer(t)
-		srv.Enqueue(fake.Reply{Text: "x", Finish: wire}, fake.Reply{Text: "x", Finish: wire})
-		c, _ := newTestClient(srv)
-		for _, stream := range []bool{true, false} {
-			resp, err := c.Complete(context.Background(), userRequest(stream), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if resp.FinishReason != want {
-				t.Errorf("%s (stream %v) -> %s, want %s", wire, stream, resp.FinishReason, want)
-			}
-		}
-	}
+	})
 }
 
 func TestCutStream(t *testing.T) {
-	srv := fake.NewServer(t)
-	srv.Enqueue(
-		fake.Reply{Steps: []fake.Step{{Cut: true}}},
-		fake.Reply{Steps: []fake.Step{{Text: "Hel"}, {Cut: true}}},
-	)
-	c, _ := newTestClient(srv)
-	sink := &recSink{}
-	_, err := c.Complete(context.Background(), userRequest(true), sink)
-	mustProviderError(t, err, providers.ErrProviderError)
-	if !errors.Is(err, providers.ErrStreamCut) || len(srv.Requests()) != 2 || strings.Join(sink.text, "") != "Hel" {
-		t.Fatalf("err %v after %d requests, deltas %q", err, len(srv.Requests()), sink.text)
-	}
+	providertest.CutStream(t, codec)
 }
 
 func TestKeyNeverInErrors(t *testing.T) {
@@ -304,18 +196,7 @@ func TestKeyNeverInErrors(t *testing.T) {
 		{Steps: []fake.Step{{Error: &fake.APIError{Message: "key " + testKey + " revoked"}}}},
 		{Status: 500, Body: `<html>` + testKey + `</html>`},
 	}
-	for i, r := range replies {
-		srv := fake.NewServer(t)
-		srv.Enqueue(r)
-		c, _ := newTestClient(srv, func(cfg *providers.Config) { cfg.Retry.MaxRetries = -1 })
-		_, err := c.Complete(context.Background(), userRequest(true), &recSink{})
-		if err == nil {
-			t.Fatalf("reply %d: no error", i)
-		}
-		if pe := providers.AsError(err); strings.Contains(err.Error(), testKey) || strings.Contains(pe.Message, testKey) {
-			t.Fatalf("reply %d: error leaks the key: %v", i, err)
-		}
-	}
+	providertest.KeyNeverInErrors(t, codec, replies)
 }
 
 func TestHeadersAndURL(t *testing.T) {
@@ -335,38 +216,24 @@ func TestHeadersAndURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Reply{Text: "ok"})
-			var muts []func(*providers.Config)
-			if tt.cfg != nil {
-				muts = append(muts, tt.cfg)
-			}
-			c, _ := newTestClient(srv, muts...)
-			req := userRequest(tt.stream)
+			req := codec.Request(tt.stream)
 			req.Model = tt.model
-			if _, err := c.Complete(context.Background(), req, &recSink{}); err != nil {
-				t.Fatal(err)
-			}
-			got := srv.Requests()[0]
+			got := codec.Sent(t, req, tt.cfg)
 			if got.Path != tt.path || got.Query != tt.query {
 				t.Fatalf("%s?%s, want %s?%s", got.Path, got.Query, tt.path, tt.query)
 			}
-			for k, v := range tt.headers {
-				if got.Header.Get(k) != v {
-					t.Errorf("header %s = %q, want %q", k, got.Header.Get(k), v)
-				}
-			}
+			providertest.CheckHeaders(t, got.Header, tt.headers)
 			if got.Header.Get("Authorization") != "" || strings.Contains(got.Query, testKey) {
 				t.Error("the key went somewhere else than x-goog-api-key")
 			}
 		})
 	}
-	_, err := New(providers.Config{BaseURL: "::"}).Complete(context.Background(), userRequest(false), nil)
-	mustProviderError(t, err, providers.ErrProviderError)
-	req := userRequest(false)
+	_, err := New(providers.Config{BaseURL: "::"}).Complete(context.Background(), codec.Request(false), nil)
+	providertest.MustError(t, err, providers.ErrProviderError, testKey)
+	req := codec.Request(false)
 	req.Model = ""
 	_, err = New(providers.Config{}).Complete(context.Background(), req, nil)
-	if pe := mustProviderError(t, err, providers.ErrProviderError); !strings.Contains(pe.Message, "needs a model") {
+	if pe := providertest.MustError(t, err, providers.ErrProviderError, testKey); !strings.Contains(pe.Message, "needs a model") {
 		t.Fatalf("message %q", pe.Message)
 	}
 }

@@ -1,12 +1,10 @@
 package gemini
 
 import (
-	"bytes"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 func FuzzDecodeStream(f *testing.F) {
@@ -16,43 +14,14 @@ func FuzzDecodeStream(f *testing.F) {
 	f.Add([]byte(frames(`{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":1e99}}`)))
 	f.Add([]byte("data: {\"candidates\":[\r\n\r\n"))
 	f.Add([]byte("garbage"))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		sink := &recSink{}
-		resp, err := decodeStream(bytes.NewReader(in), sink, true)
-		if err != nil {
-			var pe *providers.Error
-			if !errors.As(err, &pe) || pe.Message == "" {
-				t.Fatalf("error %v is not a *providers.Error with a message", err)
-			}
-			return
-		}
-		// A stream is only accepted when it says it is complete.
-		if !bytes.Contains(in, []byte("finishReason")) {
-			t.Fatalf("accepted a stream without a finish reason: %q", in)
-		}
-		if got := strings.Join(sink.text, ""); got != resp.Message.Text() {
-			t.Fatalf("deltas %q differ from the message text %q", got, resp.Message.Text())
-		}
-	})
+	providertest.FuzzDecodeStream(f, decodeStream, "finishReason")
 }
 
 func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(`{"candidates":[{"content":{"parts":[{"text":"hi"},{"functionCall":{"name":"f"}}]},"finishReason":"STOP"}]}`))
 	f.Add([]byte(`[{"error":{"message":"x"}}]`))
 	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		resp, err := decodeJSON(bytes.NewReader(in), true)
-		if err != nil {
-			var pe *providers.Error
-			if !errors.As(err, &pe) || pe.Message == "" {
-				t.Fatalf("error %v is not a *providers.Error with a message", err)
-			}
-			return
-		}
-		if resp == nil || resp.Message.Role != providers.RoleAssistant {
-			t.Fatalf("bad response %+v", resp)
-		}
-	})
+	providertest.FuzzDecodeJSON(f, decodeJSON)
 }
 
 func FuzzClassifyHTTP(f *testing.F) {

@@ -1,32 +1,24 @@
 package gemini
 
 import (
-	"context"
-	"errors"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
-	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
-
-func text(role providers.Role, s string) providers.Message {
-	return providers.Message{Role: role, Parts: []providers.Part{{Type: providers.PartText, Text: s}}}
-}
 
 // fullConversation has every kind of part, a tool loop with thoughts and
 // signatures, and guidance right after the tool results.
 func fullConversation() *providers.Request {
+	question := providertest.PictureQuestion()
+	question.Parts[2].Image.MIMEType = "image/jpeg"
 	return &providers.Request{
 		Model:  "gemini-2.5-flash",
 		System: "You are terse.",
 		Messages: []providers.Message{
-			{Role: providers.RoleUser, Parts: []providers.Part{
-				{Type: providers.PartText, Text: "What is in this picture, and the weather?"},
-				{Type: providers.PartImage, Image: &providers.Image{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}},
-				{Type: providers.PartImage, Image: &providers.Image{MIMEType: "image/jpeg", URL: "https://example.com/cat.jpg"}},
-			}},
+			question,
 			{Role: providers.RoleAssistant, Parts: []providers.Part{
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolGemini, Text: "Need the weather."}},
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolAnthropic, Text: "not mine", Signature: "sig"}},
@@ -38,26 +30,22 @@ func fullConversation() *providers.Request {
 				{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{CallID: "gcall_0000abcd_0", Name: "get_weather", Content: `{"ok":true,"result":"sunny"}`}},
 				{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{CallID: "call_from_gemini", Name: "get_weather", Content: `plain text`, IsError: true}},
 			}},
-			text(providers.RoleUser, "Use metric units."),
+			providertest.Text(providers.RoleUser, "Use metric units."),
 			{Role: providers.RoleAssistant, Parts: []providers.Part{
 				{Type: providers.PartText, Text: "A cat. Sunny, 21°C."},
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolGemini, Signature: "VEVYVA=="}},
 			}},
-			text(providers.RoleUser, "Thanks"),
+			providertest.Text(providers.RoleUser, "Thanks"),
 		},
-		Tools:           []providers.ToolSpec{weatherTool(), {Name: "no_params", Description: "Takes nothing."}},
+		Tools:           []providers.ToolSpec{codec.WeatherTool(), {Name: "no_params", Description: "Takes nothing."}},
 		Stream:          true,
 		MaxOutputTokens: 256,
 	}
 }
 
 func TestEncodeRequestShape(t *testing.T) {
-	body, err := encodeRequest(fullConversation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := gjson.ParseBytes(body)
-	checks := map[string]string{
+	j := providertest.Encode(t, encodeRequest, fullConversation())
+	providertest.CheckPaths(t, j, map[string]string{
 		"systemInstruction.parts.0.text":                                     "You are terse.",
 		"contents.#":                                                         "5",
 		"contents.0.role":                                                    "user",
@@ -92,12 +80,7 @@ func TestEncodeRequestShape(t *testing.T) {
 		"tools.0.functionDeclarations.0.parameters.properties.location.type": "STRING",
 		"tools.0.functionDeclarations.1.name":                                "no_params",
 		"generationConfig.maxOutputTokens":                                   "256",
-	}
-	for path, want := range checks {
-		if got := j.Get(path).String(); got != want {
-			t.Errorf("%s = %q, want %q", path, got, want)
-		}
-	}
+	})
 	for _, absent := range []string{
 		"model", "stream",
 		"contents.1.parts.2.functionCall.id", "contents.2.parts.0.functionResponse.id", // made-up ids stay home
@@ -111,56 +94,40 @@ func TestEncodeRequestShape(t *testing.T) {
 }
 
 func TestEncodeRequestOptions(t *testing.T) {
-	req := userRequest(false)
+	req := codec.Request(false)
 	req.Schema = &providers.OutputSchema{Name: "answer", Schema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`)}
 	req.Params = map[string]any{
 		"temperature":    0.2,
 		"thinkingConfig": map[string]any{"includeThoughts": true, "thinkingBudget": 1024},
 		"safetySettings": []any{map[string]any{"category": "HARM_CATEGORY_HATE_SPEECH", "threshold": "BLOCK_NONE"}},
 	}
-	body, err := encodeRequest(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := gjson.ParseBytes(body)
-	for path, want := range map[string]string{
+	j := providertest.Encode(t, encodeRequest, req)
+	providertest.CheckPaths(t, j, map[string]string{
 		"generationConfig.temperature":                   "0.2",
 		"generationConfig.thinkingConfig.thinkingBudget": "1024",
 		"generationConfig.responseMimeType":              "application/json",
 		"generationConfig.responseSchema.type":           "OBJECT",
 		"generationConfig.responseSchema.required.0":     "city",
 		"safetySettings.0.threshold":                     "BLOCK_NONE",
-	} {
-		if got := j.Get(path).String(); got != want {
-			t.Errorf("%s = %q, want %q", path, got, want)
-		}
-	}
+	})
 	if j.Get("temperature").Exists() || j.Get("generationConfig.responseSchema.additionalProperties").Exists() {
-		t.Errorf("misplaced or untranslated: %s", body)
+		t.Errorf("misplaced or untranslated: %s", j.Raw)
 	}
 	req.Params = map[string]any{"generationConfig": nil}
-	body, _ = encodeRequest(req)
+	body, _ := encodeRequest(req)
 	if gjson.GetBytes(body, "generationConfig").Exists() {
 		t.Errorf("generationConfig: null kept the codec's: %s", body)
 	}
 }
 
 func TestEncodeRequestErrors(t *testing.T) {
-	for name, req := range map[string]*providers.Request{
-		"role":   {Model: "m", Messages: []providers.Message{{Role: "robot"}}},
-		"tool":   {Model: "m", Tools: []providers.ToolSpec{{Name: "t", Parameters: []byte("{")}}},
-		"schema": {Model: "m", Schema: &providers.OutputSchema{Schema: []byte("{")}},
-	} {
-		if _, err := encodeRequest(req); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
+	providertest.EncodeRequestErrors(t, encodeRequest)
 }
 
 // TestRequestsMatchOfficialSchema validates what went over the wire against
 // GenerateContentRequest.
 func TestRequestsMatchOfficialSchema(t *testing.T) {
-	withOptions := userRequest(false)
+	withOptions := codec.Request(false)
 	withOptions.Schema = &providers.OutputSchema{Name: "a", Schema: []byte(`{"type":"object","properties":{"n":{"type":"integer","minimum":1}}}`)}
 	withOptions.Params = map[string]any{"temperature": 0.5, "thinkingConfig": map[string]any{"includeThoughts": true}}
 	for name, req := range map[string]*providers.Request{
@@ -168,20 +135,8 @@ func TestRequestsMatchOfficialSchema(t *testing.T) {
 		"options":           withOptions,
 	} {
 		t.Run(name, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Reply{Text: "ok"})
-			c, _ := newTestClient(srv)
-			if _, err := c.Complete(context.Background(), req, &recSink{}); err != nil {
-				t.Fatal(err)
-			}
-			body := srv.Requests()[0].Body
-			err := fake.ValidateRequest(providers.ProtocolGemini, body)
-			if errors.Is(err, fake.ErrNoFixtures) {
-				t.Skip(err)
-			}
-			if err != nil {
-				t.Fatalf("%s\n%v", body, err)
-			}
+			body := codec.Sent(t, req).Body
+			providertest.MatchesOfficialSchema(t, providers.ProtocolGemini, body)
 			gjson.GetBytes(body, "tools.0.functionDeclarations").ForEach(func(_, d gjson.Result) bool {
 				if p := d.Get("parameters"); p.Exists() {
 					var m map[string]any

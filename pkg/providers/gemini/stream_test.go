@@ -2,14 +2,13 @@ package gemini
 
 import (
 	"errors"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 	"time"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 func TestDecodeStreamVariants(t *testing.T) {
@@ -55,22 +54,18 @@ func TestDecodeStreamVariants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, r := range []io.Reader{strings.NewReader(tt.stream), iotest.OneByteReader(strings.NewReader(tt.stream))} {
-				sink := &recSink{}
-				resp, err := decodeStream(r, sink, true)
-				if err != nil {
-					t.Fatal(err)
-				}
+			providertest.DecodeBothWays(t, decodeStream, tt.stream, func(resp *providers.Response, sink *providertest.Sink) {
 				if !reflect.DeepEqual(resp.Message.Parts, tt.parts) {
 					t.Fatalf("parts %s\nwant %s", dump(resp.Message.Parts), dump(tt.parts))
 				}
-				if strings.Join(sink.text, "") != resp.Message.Text() {
-					t.Errorf("deltas %q", sink.text)
+				if strings.Join(sink.Text, "") != resp.Message.Text() {
+					t.Errorf("deltas %q", sink.Text)
 				}
 				if resp.FinishReason != tt.finish || resp.Model != "gemini-x" {
 					t.Errorf("finish %s model %q", resp.FinishReason, resp.Model)
 				}
-			}
+			})
+
 		})
 	}
 }
@@ -94,7 +89,7 @@ func TestDecodeStreamUsage(t *testing.T) {
 	stream := frames(
 		`{"candidates":[{"content":{"parts":[{"text":"a"}],"role":"model"}}],"usageMetadata":{"promptTokenCount":100,"totalTokenCount":100}}`,
 		`{"candidates":[{"content":{"parts":[{"text":"b"}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":100,"cachedContentTokenCount":60,"toolUsePromptTokenCount":5,"candidatesTokenCount":7,"thoughtsTokenCount":20,"totalTokenCount":132}}`)
-	resp, err := decodeStream(strings.NewReader(stream), discard{}, false)
+	resp, err := decodeStream(strings.NewReader(stream), providertest.Discard{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,43 +99,27 @@ func TestDecodeStreamUsage(t *testing.T) {
 }
 
 func TestDecodeStreamErrors(t *testing.T) {
-	for _, tt := range []struct {
-		name     string
-		stream   string
-		code     providers.ErrorCode
-		contains string
-		cut      bool
-	}{
-		{"empty", "", providers.ErrProviderError, "without a finish reason", true},
-		{"no finish", frames(chunk(`{"text":"a"}`, "")), providers.ErrProviderError, "without a finish reason", true},
-		{"malformed", frames(chunk(`{"text":"a"}`, ""), `{"candidates":[`), providers.ErrProviderError, "stream event 2 is not valid JSON", false},
-		{"not an object", frames(`[1]`), providers.ErrProviderError, "not an object", false},
-		{"error chunk", frames(`{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`), providers.ErrOverloaded, "overloaded", false},
-		{"quota chunk", frames(`{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"2s"}]}}`), providers.ErrRateLimited, "quota", false},
-		{"blocked prompt", frames(`{"promptFeedback":{"blockReason":"SAFETY"}}`), providers.ErrProviderError, "blocked the prompt (SAFETY)", false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := decodeStream(strings.NewReader(tt.stream), &recSink{}, false)
-			var pe *providers.Error
-			if !errors.As(err, &pe) || pe.Code != tt.code || !strings.Contains(pe.Message, tt.contains) {
-				t.Fatalf("err = %#v, want %s containing %q", err, tt.code, tt.contains)
-			}
-			if errors.Is(err, providers.ErrStreamCut) != tt.cut {
-				t.Fatalf("ErrStreamCut %v, want %v", !tt.cut, tt.cut)
-			}
-			if tt.name == "quota chunk" && pe.RetryAfter != 2*time.Second {
-				t.Fatalf("RetryAfter %v", pe.RetryAfter)
-			}
-		})
+	providertest.DecodeStreamErrors(t, decodeStream, []providertest.StreamErrorCase{
+		{Name: "empty", Stream: "", Code: providers.ErrProviderError, Contains: "without a finish reason", Cut: true},
+		{Name: "no finish", Stream: frames(chunk(`{"text":"a"}`, "")), Code: providers.ErrProviderError, Contains: "without a finish reason", Cut: true},
+		{Name: "malformed", Stream: frames(chunk(`{"text":"a"}`, ""), `{"candidates":[`), Code: providers.ErrProviderError, Contains: "stream event 2 is not valid JSON"},
+		{Name: "not an object", Stream: frames(`[1]`), Code: providers.ErrProviderError, Contains: "not an object"},
+		{Name: "error chunk", Stream: frames(`{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`), Code: providers.ErrOverloaded, Contains: "overloaded"},
+		{Name: "quota chunk", Stream: frames(quotaChunk), Code: providers.ErrRateLimited, Contains: "quota"},
+		{Name: "blocked prompt", Stream: frames(`{"promptFeedback":{"blockReason":"SAFETY"}}`), Code: providers.ErrProviderError, Contains: "blocked the prompt (SAFETY)"},
+	})
+	// The quota chunk's RetryInfo is the wait before a retry.
+	var pe *providers.Error
+	if _, err := decodeStream(strings.NewReader(frames(quotaChunk)), &providertest.Sink{}, false); !errors.As(err, &pe) || pe.RetryAfter != 2*time.Second {
+		t.Fatalf("err %v, want RetryAfter 2s", err)
 	}
 }
 
+// quotaChunk is an error chunk with a RetryInfo of 2s.
+const quotaChunk = `{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"2s"}]}}`
+
 func TestDecodeStreamReadError(t *testing.T) {
-	r := io.MultiReader(strings.NewReader(frames(chunk(`{"text":"a"}`, ""))), iotest.ErrReader(errors.New("connection reset by peer")))
-	_, err := decodeStream(r, &recSink{}, false)
-	if !errors.Is(err, providers.ErrStreamCut) || !strings.Contains(err.Error(), "connection reset by peer") {
-		t.Fatalf("err = %v", err)
-	}
+	providertest.DecodeReadError(t, decodeStream, frames(chunk(`{"text":"a"}`, "")))
 }
 
 func TestDecodeJSONVariants(t *testing.T) {
@@ -157,16 +136,9 @@ func TestDecodeJSONVariants(t *testing.T) {
 		{name: "not json", body: `<html>`, code: providers.ErrProviderError},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := decodeJSON(strings.NewReader(tt.body), false)
-			if tt.code != "" {
-				var pe *providers.Error
-				if !errors.As(err, &pe) || pe.Code != tt.code || strings.Contains(pe.Message, "<html>") {
-					t.Fatalf("err = %v, want %s", err, tt.code)
-				}
+			resp := providertest.DecodeJSON(t, decodeJSON, tt.body, tt.code)
+			if resp == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if resp.Message.Text() != tt.text || resp.FinishReason != tt.finish {
 				t.Fatalf("text %q finish %s", resp.Message.Text(), resp.FinishReason)
@@ -176,10 +148,5 @@ func TestDecodeJSONVariants(t *testing.T) {
 }
 
 func TestClassifyNonJSONBody(t *testing.T) {
-	for _, status := range []int{400, 401, 404, 429, 500, 502, 503} {
-		e := classifyHTTP(&providers.HTTPFailure{Status: status, Body: []byte("<!DOCTYPE html><title>Error</title>")}, true)
-		if strings.Contains(e.Message, "<") || e.Code != providers.CodeForStatus(status) {
-			t.Errorf("%d: %s %q", status, e.Code, e.Message)
-		}
-	}
+	providertest.ClassifyNonJSONBody(t, classifyHTTP, 400, 401, 404, 429, 500, 502, 503)
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 // BenchmarkDecodeStream decodes a 1000-chunk stream shaped like the real
@@ -23,24 +23,7 @@ func BenchmarkDecodeStream(b *testing.B) {
 		fmt.Fprintf(&buf, "data: %s{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"k%d\\\":1}\"}}]}%s\n\n", head, i, tail)
 	}
 	buf.WriteString(`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":1000}}` + "\n\ndata: [DONE]\n\n")
-	stream := buf.Bytes()
-	b.SetBytes(int64(len(stream)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		resp, err := decodeStream(bytes.NewReader(stream), discard{}, false)
-		if err != nil || resp.Usage.OutputTokens != 1000 {
-			b.Fatalf("resp %+v err %v", resp, err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/chunk")
+	providertest.BenchDecode(b, decodeStream, buf.Bytes(), 1000, "ns/chunk", func(resp *providers.Response) bool {
+		return resp.Usage.OutputTokens == 1000
+	})
 }
-
-// discard is a sink that drops everything.
-type discard struct{}
-
-var _ providers.Sink = discard{}
-
-func (discard) TextDelta(string)                 {}
-func (discard) ReasoningDelta(string)            {}
-func (discard) Retry(int, time.Duration, string) {}

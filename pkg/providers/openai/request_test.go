@@ -2,13 +2,12 @@ package openai
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
-	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 // fullConversation has every kind of part the canonical model carries.
@@ -17,11 +16,7 @@ func fullConversation() *providers.Request {
 		Model:  "gpt-4.1",
 		System: "You are terse.",
 		Messages: []providers.Message{
-			{Role: providers.RoleUser, Parts: []providers.Part{
-				{Type: providers.PartText, Text: "What is in this picture, and the weather?"},
-				{Type: providers.PartImage, Image: &providers.Image{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}},
-				{Type: providers.PartImage, Image: &providers.Image{URL: "https://example.com/cat.jpg"}},
-			}},
+			providertest.PictureQuestion(),
 			{Role: providers.RoleAssistant, Parts: []providers.Part{
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolOpenAI, Text: "Need the weather."}},
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolAnthropic, Text: "not mine", Signature: "sig"}},
@@ -35,19 +30,15 @@ func fullConversation() *providers.Request {
 			{Role: providers.RoleAssistant, Parts: []providers.Part{{Type: providers.PartText, Text: "A cat. Sunny."}}},
 			{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: "Thanks"}}},
 		},
-		Tools:           []providers.ToolSpec{weatherTool(), {Name: "no_params", Description: ""}},
+		Tools:           []providers.ToolSpec{codec.WeatherTool(), {Name: "no_params", Description: ""}},
 		Stream:          true,
 		MaxOutputTokens: 256,
 	}
 }
 
 func TestEncodeRequestShape(t *testing.T) {
-	body, err := encodeRequest(fullConversation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := gjson.ParseBytes(body)
-	checks := map[string]string{
+	j := providertest.Encode(t, encodeRequest, fullConversation())
+	providertest.CheckPaths(t, j, map[string]string{
 		"model":                                      "gpt-4.1",
 		"messages.0.role":                            "system",
 		"messages.0.content":                         "You are terse.",
@@ -75,12 +66,7 @@ func TestEncodeRequestShape(t *testing.T) {
 		"stream":                                     "true",
 		"stream_options.include_usage":               "true",
 		"max_completion_tokens":                      "256",
-	}
-	for path, want := range checks {
-		if got := j.Get(path).String(); got != want {
-			t.Errorf("%s = %q, want %q", path, got, want)
-		}
-	}
+	})
 	if j.Get("messages.2.content").Type != gjson.Null {
 		t.Errorf("assistant content with only tool calls = %s, want null", j.Get("messages.2.content").Raw)
 	}
@@ -111,16 +97,12 @@ func TestEncodeRequestMinimal(t *testing.T) {
 }
 
 func TestEncodeRequestParams(t *testing.T) {
-	req := userRequest(true)
+	req := codec.Request(true)
 	req.MaxOutputTokens = 10
 	req.Params = map[string]any{"temperature": 0.2, "max_completion_tokens": nil, "max_tokens": 10, "stream_options": map[string]any{"include_usage": false}}
-	body, err := encodeRequest(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := gjson.ParseBytes(body)
+	j := providertest.Encode(t, encodeRequest, req)
 	if j.Get("temperature").Float() != 0.2 || j.Get("max_completion_tokens").Exists() || j.Get("max_tokens").Int() != 10 || j.Get("stream_options.include_usage").Bool() {
-		t.Fatalf("params not merged over the body: %s", body)
+		t.Fatalf("params not merged over the body: %s", j.Raw)
 	}
 }
 
@@ -138,7 +120,7 @@ func TestEncodeRequestErrors(t *testing.T) {
 func TestRequestsMatchOfficialSchema(t *testing.T) {
 	noTools := fullConversation()
 	noTools.Tools = nil
-	plain := userRequest(false)
+	plain := codec.Request(false)
 	plain.Params = map[string]any{"temperature": 0.5}
 	for name, req := range map[string]*providers.Request{
 		"full conversation": fullConversation(),
@@ -146,70 +128,23 @@ func TestRequestsMatchOfficialSchema(t *testing.T) {
 		"plain":             plain,
 	} {
 		t.Run(name, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Reply{Text: "ok"})
-			c, _ := newTestClient(srv)
-			if _, err := c.Complete(context.Background(), req, &recSink{}); err != nil {
-				t.Fatal(err)
-			}
-			body := srv.Requests()[0].Body
-			err := fake.ValidateRequest(providers.ProtocolOpenAI, body)
-			if errors.Is(err, fake.ErrNoFixtures) {
-				t.Skip(err)
-			}
-			if err != nil {
-				t.Fatalf("%s\n%v", body, err)
-			}
+			body := codec.Sent(t, req).Body
+			providertest.MatchesOfficialSchema(t, providers.ProtocolOpenAI, body)
 		})
 	}
 }
 
 func TestHeadersAndURL(t *testing.T) {
-	tests := []struct {
-		name    string
-		cfg     func(*providers.Config)
-		path    string
-		query   string
-		headers map[string]string
-		absent  []string
-	}{
-		{"bearer", nil, "/chat/completions", "", map[string]string{"Authorization": "Bearer " + testKey, "Content-Type": "application/json", "Accept": "text/event-stream"}, nil},
-		{"azure", func(c *providers.Config) {
+	providertest.HeadersAndURL(t, codec, []providertest.HeaderCase{
+		{Name: "bearer", Path: "/chat/completions", Headers: map[string]string{"Authorization": "Bearer " + testKey, "Content-Type": "application/json", "Accept": "text/event-stream"}},
+		{Name: "azure", Config: func(c *providers.Config) {
 			c.BaseURL += "/openai/deployments/gpt4o/"
 			c.AuthHeader = "api-key"
 			c.Query = map[string]string{"api-version": "2024-10-21"}
 			c.Headers = map[string]string{"X-Extra": "1"}
-		}, "/openai/deployments/gpt4o/chat/completions", "api-version=2024-10-21", map[string]string{"Api-Key": testKey, "X-Extra": "1"}, []string{"Authorization"}},
-		{"no key", func(c *providers.Config) { c.APIKey = ""; c.BaseURL += "/v1" }, "/v1/chat/completions", "", nil, []string{"Authorization", "Api-Key"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Reply{Text: "ok"})
-			var muts []func(*providers.Config)
-			if tt.cfg != nil {
-				muts = append(muts, tt.cfg)
-			}
-			c, _ := newTestClient(srv, muts...)
-			if _, err := c.Complete(context.Background(), userRequest(true), &recSink{}); err != nil {
-				t.Fatal(err)
-			}
-			got := srv.Requests()[0]
-			if got.Method != "POST" || got.Path != tt.path || got.Query != tt.query {
-				t.Fatalf("%s %s?%s, want %s?%s", got.Method, got.Path, got.Query, tt.path, tt.query)
-			}
-			for k, v := range tt.headers {
-				if got.Header.Get(k) != v {
-					t.Errorf("header %s = %q, want %q", k, got.Header.Get(k), v)
-				}
-			}
-			for _, k := range tt.absent {
-				if got.Header.Get(k) != "" {
-					t.Errorf("header %s sent: %q", k, got.Header.Get(k))
-				}
-			}
-		})
-	}
+		}, Path: "/openai/deployments/gpt4o/chat/completions", Query: "api-version=2024-10-21", Headers: map[string]string{"Api-Key": testKey, "X-Extra": "1"}, Absent: []string{"Authorization"}},
+		{Name: "no key", Config: func(c *providers.Config) { c.APIKey = ""; c.BaseURL += "/v1" }, Path: "/v1/chat/completions", Absent: []string{"Authorization", "Api-Key"}},
+	})
 }
 
 func TestEndpoint(t *testing.T) {
@@ -231,6 +166,6 @@ func TestEndpoint(t *testing.T) {
 		t.Error("base without scheme accepted")
 	}
 	c := New(providers.Config{BaseURL: "::bad"})
-	_, err := c.Complete(context.Background(), userRequest(false), nil)
-	mustProviderError(t, err, providers.ErrProviderError)
+	_, err := c.Complete(context.Background(), codec.Request(false), nil)
+	providertest.MustError(t, err, providers.ErrProviderError, testKey)
 }

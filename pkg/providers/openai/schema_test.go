@@ -1,15 +1,13 @@
 package openai
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
-	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 const strictCity = `{"type":"object","properties":{"city":{"type":"string"},"temp":{"anyOf":[{"type":"number"},{"type":"null"}]}},"required":["city","temp"],"additionalProperties":false}`
@@ -28,7 +26,7 @@ func TestResponseFormat(t *testing.T) {
 		{"open nested object", "x", `{"type":"object","properties":{"o":{"type":"object","properties":{}}},"required":["o"],"additionalProperties":false}`, "x", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			req := userRequest(false)
+			req := codec.Request(false)
 			req.Schema = &providers.OutputSchema{Name: tt.schemaName, Schema: []byte(tt.schema)}
 			body, err := encodeRequest(req)
 			if err != nil {
@@ -41,7 +39,7 @@ func TestResponseFormat(t *testing.T) {
 			}
 		})
 	}
-	req := userRequest(false)
+	req := codec.Request(false)
 	req.Schema = &providers.OutputSchema{Schema: []byte("{")}
 	if _, err := encodeRequest(req); err == nil {
 		t.Fatal("broken schema accepted")
@@ -57,22 +55,9 @@ func TestSchemaName(t *testing.T) {
 }
 
 func TestSchemaRequestMatchesOfficialSchema(t *testing.T) {
-	srv := fake.NewServer(t)
-	srv.Enqueue(fake.Reply{Text: `{"city":"Boston","temp":null}`})
-	c, _ := newTestClient(srv)
-	req := userRequest(true)
+	req := codec.Request(true)
 	req.Schema = &providers.OutputSchema{Name: "weather", Schema: []byte(strictCity)}
-	if _, err := c.Complete(context.Background(), req, &recSink{}); err != nil {
-		t.Fatal(err)
-	}
-	body := srv.Requests()[0].Body
-	err := fake.ValidateRequest(providers.ProtocolOpenAI, body)
-	if errors.Is(err, fake.ErrNoFixtures) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatalf("%s\n%v", body, err)
-	}
+	providertest.MatchesOfficialSchema(t, providers.ProtocolOpenAI, codec.Sent(t, req).Body)
 }
 
 func TestClassifyEnvelope(t *testing.T) {

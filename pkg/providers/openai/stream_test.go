@@ -1,15 +1,13 @@
 package openai
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 // frames wraps each payload in an SSE data event.
@@ -112,25 +110,13 @@ func TestDecodeStreamCompatibleServers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, r := range []io.Reader{strings.NewReader(tt.stream), iotest.OneByteReader(strings.NewReader(tt.stream))} {
-				sink := &recSink{}
-				resp, err := decodeStream(r, sink, true)
-				if err != nil {
-					t.Fatal(err)
+			providertest.DecodeBothWays(t, decodeStream, tt.stream, func(resp *providers.Response, sink *providertest.Sink) {
+				providertest.CheckDecoded(t, resp, sink, tt.text, tt.calls, tt.finish)
+				if strings.Join(sink.Reasoning, "") != tt.reasoning {
+					t.Errorf("reasoning deltas %q, want %q", sink.Reasoning, tt.reasoning)
 				}
-				if resp.Message.Text() != tt.text || strings.Join(sink.text, "") != tt.text {
-					t.Errorf("text %q deltas %q, want %q", resp.Message.Text(), sink.text, tt.text)
-				}
-				if strings.Join(sink.reasoning, "") != tt.reasoning {
-					t.Errorf("reasoning deltas %q, want %q", sink.reasoning, tt.reasoning)
-				}
-				if !reflect.DeepEqual(resp.Message.ToolCalls(), tt.calls) {
-					t.Errorf("calls %+v, want %+v", resp.Message.ToolCalls(), tt.calls)
-				}
-				if resp.FinishReason != tt.finish {
-					t.Errorf("finish %s, want %s", resp.FinishReason, tt.finish)
-				}
-			}
+			})
+
 		})
 	}
 }
@@ -141,7 +127,7 @@ func TestDecodeStreamPartsOrder(t *testing.T) {
 		delta(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}}]}`),
 		delta(`{"reasoning_content":"late reasoning"}`),
 		finish("tool_calls"), "[DONE]")
-	resp, err := decodeStream(strings.NewReader(stream), &recSink{}, false)
+	resp, err := decodeStream(strings.NewReader(stream), &providertest.Sink{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +147,7 @@ func TestDecodeStreamUsage(t *testing.T) {
 		// Some servers put usage on the finishing chunk instead of a separate one.
 		`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":7,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":2},"completion_tokens_details":{"reasoning_tokens":1}}}`,
 		"[DONE]")
-	resp, err := decodeStream(strings.NewReader(stream), &recSink{}, false)
+	resp, err := decodeStream(strings.NewReader(stream), &providertest.Sink{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,42 +157,21 @@ func TestDecodeStreamUsage(t *testing.T) {
 }
 
 func TestDecodeStreamErrors(t *testing.T) {
-	for _, tt := range []struct {
-		name     string
-		stream   string
-		code     providers.ErrorCode
-		contains string
-		cut      bool
-	}{
-		{"empty", "", providers.ErrProviderError, "stream ended early", true},
-		{"no finish no done", frames(delta(`{"content":"a"}`)), providers.ErrProviderError, "stream ended early", true},
-		{"malformed", frames(delta(`{"content":"a"}`), `{"choices":[`), providers.ErrProviderError, "stream event 2 is not valid JSON", false},
-		{"not an object", frames(`[1,2]`), providers.ErrProviderError, "not an object", false},
-		{"error envelope", frames(`{"error":{"message":"Overloaded, try later","type":"server_error","code":"server_overloaded"}}`), providers.ErrOverloaded, "Overloaded, try later", false},
-		{"rate limit envelope", frames(`{"error":{"message":"Rate limit","code":"rate_limit_exceeded"}}`), providers.ErrRateLimited, "Rate limit", false},
-		{"context envelope", frames(`{"error":{"message":"too long","code":"context_length_exceeded"}}`), providers.ErrContextOverflow, "too long", false},
-		{"string error", frames(`{"error":"upstream failed"}`), providers.ErrProviderError, "upstream failed", false},
-		{"empty error", frames(`{"error":{}}`), providers.ErrProviderError, "without a message", false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := decodeStream(strings.NewReader(tt.stream), &recSink{}, false)
-			var pe *providers.Error
-			if !errors.As(err, &pe) || pe.Code != tt.code || !strings.Contains(pe.Message, tt.contains) {
-				t.Fatalf("err = %#v, want %s containing %q", err, tt.code, tt.contains)
-			}
-			if errors.Is(err, providers.ErrStreamCut) != tt.cut {
-				t.Fatalf("ErrStreamCut %v, want %v", !tt.cut, tt.cut)
-			}
-		})
-	}
+	providertest.DecodeStreamErrors(t, decodeStream, []providertest.StreamErrorCase{
+		{Name: "empty", Stream: "", Code: providers.ErrProviderError, Contains: "stream ended early", Cut: true},
+		{Name: "no finish no done", Stream: frames(delta(`{"content":"a"}`)), Code: providers.ErrProviderError, Contains: "stream ended early", Cut: true},
+		{Name: "malformed", Stream: frames(delta(`{"content":"a"}`), `{"choices":[`), Code: providers.ErrProviderError, Contains: "stream event 2 is not valid JSON"},
+		{Name: "not an object", Stream: frames(`[1,2]`), Code: providers.ErrProviderError, Contains: "not an object"},
+		{Name: "error envelope", Stream: frames(`{"error":{"message":"Overloaded, try later","type":"server_error","code":"server_overloaded"}}`), Code: providers.ErrOverloaded, Contains: "Overloaded, try later"},
+		{Name: "rate limit envelope", Stream: frames(`{"error":{"message":"Rate limit","code":"rate_limit_exceeded"}}`), Code: providers.ErrRateLimited, Contains: "Rate limit"},
+		{Name: "context envelope", Stream: frames(`{"error":{"message":"too long","code":"context_length_exceeded"}}`), Code: providers.ErrContextOverflow, Contains: "too long"},
+		{Name: "string error", Stream: frames(`{"error":"upstream failed"}`), Code: providers.ErrProviderError, Contains: "upstream failed"},
+		{Name: "empty error", Stream: frames(`{"error":{}}`), Code: providers.ErrProviderError, Contains: "without a message"},
+	})
 }
 
 func TestDecodeStreamReadError(t *testing.T) {
-	r := io.MultiReader(strings.NewReader(frames(delta(`{"content":"a"}`))), iotest.ErrReader(errors.New("connection reset by peer")))
-	_, err := decodeStream(r, &recSink{}, false)
-	if !errors.Is(err, providers.ErrStreamCut) || !strings.Contains(err.Error(), "connection reset by peer") {
-		t.Fatalf("err = %v", err)
-	}
+	providertest.DecodeReadError(t, decodeStream, frames(delta(`{"content":"a"}`)))
 }
 
 func TestDecodeJSONVariants(t *testing.T) {
@@ -224,16 +189,9 @@ func TestDecodeJSONVariants(t *testing.T) {
 		{name: "not json", body: `<html>`, code: providers.ErrProviderError},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := decodeJSON(strings.NewReader(tt.body), false)
-			if tt.code != "" {
-				var pe *providers.Error
-				if !errors.As(err, &pe) || pe.Code != tt.code || strings.Contains(pe.Message, "<html>") {
-					t.Fatalf("err = %v, want %s", err, tt.code)
-				}
+			resp := providertest.DecodeJSON(t, decodeJSON, tt.body, tt.code)
+			if resp == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			reasoning := ""
 			if p := resp.Message.Parts[0]; p.Type == providers.PartReasoning {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 // BenchmarkDecodeStream decodes a 1000-event stream shaped like the real
@@ -20,15 +23,7 @@ func BenchmarkDecodeStream(b *testing.B) {
 		fmt.Fprintf(&buf, "event: response.function_call_arguments.delta\ndata: {\"type\":\"response.function_call_arguments.delta\",\"item_id\":\"fc_68a1c9b5d2e08190a9b8c7d6e5f4a3b2\",\"output_index\":1,\"delta\":\"{\\\"k%d\\\":1}\",\"sequence_number\":%d}\n\n", i, i+905)
 	}
 	buf.WriteString(frames(`{"type":"response.completed","response":{"id":"r","status":"completed","model":"gpt-5","output":[],"usage":{"input_tokens":10,"output_tokens":1000}}}`))
-	stream := buf.Bytes()
-	b.SetBytes(int64(len(stream)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		resp, err := decodeStream(bytes.NewReader(stream), discard{}, false)
-		if err != nil || resp.Usage.OutputTokens != 1000 || len(resp.Message.ToolCalls()) != 1 {
-			b.Fatalf("resp %+v err %v", resp, err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/event")
+	providertest.BenchDecode(b, decodeStream, buf.Bytes(), 1000, "ns/event", func(resp *providers.Response) bool {
+		return resp.Usage.OutputTokens == 1000 && len(resp.Message.ToolCalls()) == 1
+	})
 }

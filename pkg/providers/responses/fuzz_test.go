@@ -1,12 +1,9 @@
 package responses
 
 import (
-	"bytes"
-	"errors"
-	"strings"
 	"testing"
 
-	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 func FuzzDecodeStream(f *testing.F) {
@@ -16,40 +13,12 @@ func FuzzDecodeStream(f *testing.F) {
 	f.Add([]byte(frames(`{"type":"error","code":"x"}`)))
 	f.Add([]byte("event: response.completed\ndata: {\"type\":\r\n\r\n"))
 	f.Add([]byte("garbage"))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		sink := &recSink{}
-		resp, err := decodeStream(bytes.NewReader(in), sink, true)
-		if err != nil {
-			var pe *providers.Error
-			if !errors.As(err, &pe) || pe.Message == "" {
-				t.Fatalf("error %v is not a *providers.Error with a message", err)
-			}
-			return
-		}
-		if !bytes.Contains(in, []byte("response.completed")) && !bytes.Contains(in, []byte("response.incomplete")) {
-			t.Fatalf("accepted a stream without response.completed: %q", in)
-		}
-		if got := strings.Join(sink.text, ""); got != resp.Message.Text() {
-			t.Fatalf("deltas %q differ from the message text %q", got, resp.Message.Text())
-		}
-	})
+	providertest.FuzzDecodeStream(f, decodeStream, "response.completed", "response.incomplete")
 }
 
 func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(`{"status":"completed","output":[{"type":"reasoning","id":"r","summary":[{"text":"s"}],"encrypted_content":"e"},{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]}`))
 	f.Add([]byte(`{"error":"x"}`))
 	f.Add([]byte(`{"output":{}}`))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		resp, err := decodeJSON(bytes.NewReader(in), true)
-		if err != nil {
-			var pe *providers.Error
-			if !errors.As(err, &pe) || pe.Message == "" {
-				t.Fatalf("error %v is not a *providers.Error with a message", err)
-			}
-			return
-		}
-		if resp == nil || resp.Message.Role != providers.RoleAssistant {
-			t.Fatalf("bad response %+v", resp)
-		}
-	})
+	providertest.FuzzDecodeJSON(f, decodeJSON)
 }

@@ -1,19 +1,13 @@
 package responses
 
 import (
-	"context"
-	"errors"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
-	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
-
-func text(role providers.Role, s string) providers.Message {
-	return providers.Message{Role: role, Parts: []providers.Part{{Type: providers.PartText, Text: s}}}
-}
 
 // fullConversation has every kind of part the canonical model carries.
 func fullConversation() *providers.Request {
@@ -21,11 +15,7 @@ func fullConversation() *providers.Request {
 		Model:  "gpt-5",
 		System: "You are terse.",
 		Messages: []providers.Message{
-			{Role: providers.RoleUser, Parts: []providers.Part{
-				{Type: providers.PartText, Text: "What is in this picture, and the weather?"},
-				{Type: providers.PartImage, Image: &providers.Image{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}},
-				{Type: providers.PartImage, Image: &providers.Image{URL: "https://example.com/cat.jpg"}},
-			}},
+			providertest.PictureQuestion(),
 			{Role: providers.RoleAssistant, Parts: []providers.Part{
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolOpenAIResponses, ID: "rs_1", Text: "Need the weather.", Encrypted: "gAAAA-1"}},
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolOpenAIResponses, ID: "rs_stored", Text: "no encrypted content"}},
@@ -38,26 +28,22 @@ func fullConversation() *providers.Request {
 				{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{CallID: "call_1", Name: "get_current_weather", Content: `{"ok":true,"result":"sunny"}`}},
 				{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{CallID: "call_2", Name: "get_current_weather", Content: `{"ok":false,"error":"bad"}`, IsError: true}},
 			}},
-			text(providers.RoleUser, "Use metric units."),
+			providertest.Text(providers.RoleUser, "Use metric units."),
 			{Role: providers.RoleAssistant, Parts: []providers.Part{
 				{Type: providers.PartReasoning, Reasoning: &providers.Reasoning{Protocol: providers.ProtocolOpenAIResponses, ID: "rs_2", Encrypted: "gAAAA-2"}},
 				{Type: providers.PartText, Text: "A cat. Sunny, 21°C."},
 			}},
-			text(providers.RoleUser, "Thanks"),
+			providertest.Text(providers.RoleUser, "Thanks"),
 		},
-		Tools:           []providers.ToolSpec{weatherTool(), {Name: "no_params"}},
+		Tools:           []providers.ToolSpec{codec.WeatherTool(), {Name: "no_params"}},
 		Stream:          true,
 		MaxOutputTokens: 256,
 	}
 }
 
 func TestEncodeRequestShape(t *testing.T) {
-	body, err := encodeRequest(fullConversation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := gjson.ParseBytes(body)
-	checks := map[string]string{
+	j := providertest.Encode(t, encodeRequest, fullConversation())
+	providertest.CheckPaths(t, j, map[string]string{
 		"model":                         "gpt-5",
 		"instructions":                  "You are terse.",
 		"store":                         "false",
@@ -95,14 +81,9 @@ func TestEncodeRequestShape(t *testing.T) {
 		"tools.0.strict":                "false",
 		"tools.0.parameters.required.0": "location",
 		"tools.1.parameters.type":       "object",
-	}
-	for path, want := range checks {
-		if got := j.Get(path).String(); got != want {
-			t.Errorf("%s = %q, want %q", path, got, want)
-		}
-	}
+	})
 	if j.Get("input.3.id").Exists() || j.Get("messages").Exists() || j.Get("text").Exists() {
-		t.Errorf("unexpected fields: %s", body)
+		t.Errorf("unexpected fields: %s", j.Raw)
 	}
 }
 
@@ -118,16 +99,12 @@ func TestTrailingReasoningLeftOut(t *testing.T) {
 }
 
 func TestEncodeRequestOptions(t *testing.T) {
-	req := userRequest(false)
+	req := codec.Request(false)
 	req.Model = "gpt-4.1-mini"
 	req.Schema = &providers.OutputSchema{Name: "city answer", Schema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`)}
 	req.Params = map[string]any{"reasoning": map[string]any{"effort": "low", "summary": "auto"}, "store": true}
-	body, err := encodeRequest(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := gjson.ParseBytes(body)
-	for path, want := range map[string]string{
+	j := providertest.Encode(t, encodeRequest, req)
+	providertest.CheckPaths(t, j, map[string]string{
 		"text.format.type":              "json_schema",
 		"text.format.name":              "city_answer",
 		"text.format.strict":            "true",
@@ -135,13 +112,9 @@ func TestEncodeRequestOptions(t *testing.T) {
 		"reasoning.summary":             "auto",
 		"store":                         "true",
 		"input.0.content":               "What is the weather in Boston?",
-	} {
-		if got := j.Get(path).String(); got != want {
-			t.Errorf("%s = %q, want %q", path, got, want)
-		}
-	}
+	})
 	if j.Get("include").Exists() || j.Get("stream").Exists() || j.Get("max_output_tokens").Exists() {
-		t.Errorf("include asked of a model without reasoning, or stream/limit sent unasked: %s", body)
+		t.Errorf("include asked of a model without reasoning, or stream/limit sent unasked: %s", j.Raw)
 	}
 }
 
@@ -161,15 +134,7 @@ func TestEncryptedReasoningByModel(t *testing.T) {
 }
 
 func TestEncodeRequestErrors(t *testing.T) {
-	for name, req := range map[string]*providers.Request{
-		"role":   {Model: "m", Messages: []providers.Message{{Role: "robot"}}},
-		"tool":   {Model: "m", Tools: []providers.ToolSpec{{Name: "t", Parameters: []byte("{")}}},
-		"schema": {Model: "m", Schema: &providers.OutputSchema{Schema: []byte("{")}},
-	} {
-		if _, err := encodeRequest(req); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
+	providertest.EncodeRequestErrors(t, encodeRequest)
 }
 
 // TestRequestsMatchOfficialSchema validates what went over the wire against
@@ -180,12 +145,12 @@ func TestEncodeRequestErrors(t *testing.T) {
 // checks that message instead).
 func TestRequestsMatchOfficialSchema(t *testing.T) {
 	withoutImages := func(r *providers.Request) *providers.Request {
-		r.Messages[0] = text(providers.RoleUser, "What is the weather?")
+		r.Messages[0] = providertest.Text(providers.RoleUser, "What is the weather?")
 		return r
 	}
 	noTools := withoutImages(fullConversation())
 	noTools.Tools = nil
-	withOptions := userRequest(false)
+	withOptions := codec.Request(false)
 	withOptions.Schema = &providers.OutputSchema{Name: "a", Schema: []byte(`{"type":"object","properties":{}}`)}
 	withOptions.Params = map[string]any{"temperature": 0.5, "reasoning": map[string]any{"effort": "low"}}
 	for name, req := range map[string]*providers.Request{
@@ -194,20 +159,8 @@ func TestRequestsMatchOfficialSchema(t *testing.T) {
 		"options":           withOptions,
 	} {
 		t.Run(name, func(t *testing.T) {
-			srv := fake.NewServer(t)
-			srv.Enqueue(fake.Reply{Text: "ok"})
-			c, _ := newTestClient(srv)
-			if _, err := c.Complete(context.Background(), req, &recSink{}); err != nil {
-				t.Fatal(err)
-			}
-			body := srv.Requests()[0].Body
-			err := fake.ValidateRequest(providers.ProtocolOpenAIResponses, body)
-			if errors.Is(err, fake.ErrNoFixtures) {
-				t.Skip(err)
-			}
-			if err != nil {
-				t.Fatalf("%s\n%v", body, err)
-			}
+			body := codec.Sent(t, req).Body
+			providertest.MatchesOfficialSchema(t, providers.ProtocolOpenAIResponses, body)
 		})
 	}
 }

@@ -1,14 +1,11 @@
 package responses
 
 import (
-	"errors"
-	"io"
-	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 func completed(output string) string {
@@ -72,37 +69,25 @@ func TestDecodeStreamVariants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, r := range []io.Reader{strings.NewReader(tt.stream), iotest.OneByteReader(strings.NewReader(tt.stream))} {
-				sink := &recSink{}
-				resp, err := decodeStream(r, sink, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if resp.Message.Text() != tt.text || strings.Join(sink.text, "") != tt.text {
-					t.Errorf("text %q deltas %q, want %q", resp.Message.Text(), sink.text, tt.text)
-				}
+			providertest.DecodeBothWays(t, decodeStream, tt.stream, func(resp *providers.Response, sink *providertest.Sink) {
+				providertest.CheckDecoded(t, resp, sink, tt.text, tt.calls, tt.finish)
 				var reasoning string
 				for _, p := range resp.Message.Parts {
 					if p.Type == providers.PartReasoning {
 						reasoning += p.Reasoning.Text
 					}
 				}
-				if reasoning != tt.reasoning || strings.Join(sink.reasoning, "") != tt.reasoning {
-					t.Errorf("reasoning %q deltas %q, want %q", reasoning, sink.reasoning, tt.reasoning)
+				if reasoning != tt.reasoning || strings.Join(sink.Reasoning, "") != tt.reasoning {
+					t.Errorf("reasoning %q deltas %q, want %q", reasoning, sink.Reasoning, tt.reasoning)
 				}
-				if !reflect.DeepEqual(resp.Message.ToolCalls(), tt.calls) {
-					t.Errorf("calls %+v, want %+v", resp.Message.ToolCalls(), tt.calls)
-				}
-				if resp.FinishReason != tt.finish {
-					t.Errorf("finish %s, want %s", resp.FinishReason, tt.finish)
-				}
-			}
+			})
+
 		})
 	}
 }
 
 func TestDecodeStreamUsage(t *testing.T) {
-	resp, err := decodeStream(strings.NewReader(frames(completed(""))), discard{}, false)
+	resp, err := decodeStream(strings.NewReader(frames(completed(""))), providertest.Discard{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,33 +97,16 @@ func TestDecodeStreamUsage(t *testing.T) {
 }
 
 func TestDecodeStreamErrors(t *testing.T) {
-	for _, tt := range []struct {
-		name     string
-		stream   string
-		code     providers.ErrorCode
-		contains string
-		cut      bool
-	}{
-		{"empty", "", providers.ErrProviderError, "before response.completed", true},
-		{"no completed", frames(`{"type":"response.output_text.delta","output_index":0,"delta":"a"}`), providers.ErrProviderError, "before response.completed", true},
-		{"malformed", frames(`{"type":"response.created","response":{}}`) + "event: response.output_text.delta\ndata: {\"type\":\n\n", providers.ErrProviderError, "stream event 2 is not valid JSON", false},
-		{"not an object", "data: 1\n\n", providers.ErrProviderError, "not an object", false},
-		{"error event", frames(`{"type":"error","code":"rate_limit_exceeded","message":"Rate limit reached","param":null}`), providers.ErrRateLimited, "Rate limit reached", false},
-		{"nested error event", frames(`{"type":"error","error":{"type":"server_error","code":"server_overloaded","message":"busy"}}`), providers.ErrOverloaded, "busy", false},
-		{"failed", frames(`{"type":"response.failed","response":{"status":"failed","error":{"code":"context_length_exceeded","message":"too long"}}}`), providers.ErrContextOverflow, "too long", false},
-		{"failed without error", frames(`{"type":"response.failed","response":{"status":"failed","error":null}}`), providers.ErrProviderError, "failed without a message", false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := decodeStream(strings.NewReader(tt.stream), &recSink{}, false)
-			var pe *providers.Error
-			if !errors.As(err, &pe) || pe.Code != tt.code || !strings.Contains(pe.Message, tt.contains) {
-				t.Fatalf("err = %#v, want %s containing %q", err, tt.code, tt.contains)
-			}
-			if errors.Is(err, providers.ErrStreamCut) != tt.cut {
-				t.Fatalf("ErrStreamCut %v, want %v", !tt.cut, tt.cut)
-			}
-		})
-	}
+	providertest.DecodeStreamErrors(t, decodeStream, []providertest.StreamErrorCase{
+		{Name: "empty", Stream: "", Code: providers.ErrProviderError, Contains: "before response.completed", Cut: true},
+		{Name: "no completed", Stream: frames(`{"type":"response.output_text.delta","output_index":0,"delta":"a"}`), Code: providers.ErrProviderError, Contains: "before response.completed", Cut: true},
+		{Name: "malformed", Stream: frames(`{"type":"response.created","response":{}}`) + "event: response.output_text.delta\ndata: {\"type\":\n\n", Code: providers.ErrProviderError, Contains: "stream event 2 is not valid JSON"},
+		{Name: "not an object", Stream: "data: 1\n\n", Code: providers.ErrProviderError, Contains: "not an object"},
+		{Name: "error event", Stream: frames(`{"type":"error","code":"rate_limit_exceeded","message":"Rate limit reached","param":null}`), Code: providers.ErrRateLimited, Contains: "Rate limit reached"},
+		{Name: "nested error event", Stream: frames(`{"type":"error","error":{"type":"server_error","code":"server_overloaded","message":"busy"}}`), Code: providers.ErrOverloaded, Contains: "busy"},
+		{Name: "failed", Stream: frames(`{"type":"response.failed","response":{"status":"failed","error":{"code":"context_length_exceeded","message":"too long"}}}`), Code: providers.ErrContextOverflow, Contains: "too long"},
+		{Name: "failed without error", Stream: frames(`{"type":"response.failed","response":{"status":"failed","error":null}}`), Code: providers.ErrProviderError, Contains: "failed without a message"},
+	})
 }
 
 func TestDecodeJSONVariants(t *testing.T) {
@@ -154,16 +122,9 @@ func TestDecodeJSONVariants(t *testing.T) {
 		{name: "not json", body: `<html>`, code: providers.ErrProviderError},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := decodeJSON(strings.NewReader(tt.body), false)
-			if tt.code != "" {
-				var pe *providers.Error
-				if !errors.As(err, &pe) || pe.Code != tt.code || strings.Contains(pe.Message, "<html>") {
-					t.Fatalf("err = %v, want %s", err, tt.code)
-				}
+			resp := providertest.DecodeJSON(t, decodeJSON, tt.body, tt.code)
+			if resp == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if resp.Message.Text() != tt.text || resp.FinishReason != tt.finish {
 				t.Fatalf("text %q finish %s", resp.Message.Text(), resp.FinishReason)
