@@ -61,7 +61,7 @@ type Call struct {
 // an *Error. When ctx ends, the error wraps the context's error.
 func (t *Transport) Do(ctx context.Context, call *Call, sink Sink) (*Response, error) {
 	if sink == nil {
-		sink = discardSink{}
+		sink = DiscardSink{}
 	}
 	policy := t.Policy.WithDefaults()
 	track := &trackingSink{Sink: sink}
@@ -194,9 +194,3 @@ func (s *trackingSink) ReasoningDelta(text string) {
 	}
 	s.Sink.ReasoningDelta(text)
 }
-
-type discardSink struct{}
-
-func (discardSink) TextDelta(string)                 {}
-func (discardSink) ReasoningDelta(string)            {}
-func (discardSink) Retry(int, time.Duration, string) {}

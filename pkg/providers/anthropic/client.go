@@ -26,9 +26,7 @@ package anthropic
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
@@ -42,8 +40,6 @@ const APIVersion = "2023-06-01"
 
 // DefaultMaxTokens is max_tokens when the request sets no output limit.
 const DefaultMaxTokens = 8192
-
-var errBaseURL = errors.New("the anthropic base URL must be an absolute URL such as https://api.anthropic.com")
 
 // Client speaks the Messages API to one endpoint.
 type Client struct {
@@ -70,84 +66,29 @@ func (c *Client) RequiresActiveChain() bool { return true }
 // Complete sends req to {base}/v1/messages and returns the response. Errors
 // are *providers.Error.
 func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {
-	if c.urlErr != nil {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: c.urlErr.Error(), Err: providers.ErrPermanent}
-	}
-	body, err := encodeRequest(req)
-	if err != nil {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: "cannot encode the request: " + err.Error(), Err: err}
-	}
-	hadTools := len(req.Tools) > 0
-	call := &providers.Call{
-		URL:    c.endpoint,
-		Header: c.header(req.Stream),
-		Body:   body,
-		Classify: func(f *providers.HTTPFailure) *providers.Error {
-			return classifyHTTP(f, hadTools)
-		},
-		Decode: func(resp *http.Response, sink providers.Sink) (*providers.Response, error) {
-			if req.Stream && isEventStream(resp.Header) {
-				return decodeStream(resp.Body, sink, hadTools)
-			}
-			return decodeJSON(resp.Body, hadTools)
-		},
-		Secrets: []string{c.cfg.APIKey},
-	}
-	return c.transport.Do(ctx, call, sink)
+	return c.transport.Complete(ctx, &providers.Exchange{
+		URL: c.endpoint, Err: c.urlErr, Header: c.header(req.Stream), Secret: c.cfg.APIKey,
+		Encode: encodeRequest, Classify: classifyHTTP, DecodeStream: decodeStream, DecodeJSON: decodeJSON,
+	}, req, sink)
 }
 
-// header builds the request headers; the profile's own headers come last
-// and may override any (anthropic-beta, a newer anthropic-version).
+// header builds the request headers: the API version and the key in
+// x-api-key, then the profile's own headers, which may override any
+// (anthropic-beta, a newer anthropic-version).
 func (c *Client) header(stream bool) http.Header {
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	h.Set("User-Agent", "tavo")
-	h.Set("Anthropic-Version", APIVersion)
-	if stream {
-		h.Set("Accept", "text/event-stream")
-	} else {
-		h.Set("Accept", "application/json")
-	}
-	if c.cfg.APIKey != "" {
-		name := c.cfg.AuthHeader
-		if name == "" {
-			name = "X-Api-Key"
-		}
-		h.Set(name, c.cfg.APIKey)
-	}
-	for k, v := range c.cfg.Headers {
-		h.Set(k, v)
-	}
-	return h
+	fixed := map[string]string{"Anthropic-Version": APIVersion}
+	return providers.RequestHeader(c.cfg, stream, providers.Auth{Header: "X-Api-Key"}, fixed)
 }
 
 // endpoint joins the base URL, /v1/messages and the configured query. A base
 // that already ends in /v1 (a proxy configured with it) gets no second /v1.
 func endpoint(base string, query map[string]string) (string, error) {
-	if base == "" {
-		base = DefaultBaseURL
+	u, err := providers.BaseURL(providers.ProtocolAnthropic, base, DefaultBaseURL)
+	if err != nil {
+		return "", err
 	}
-	u, err := url.Parse(base)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return "", errBaseURL
+	if !strings.HasSuffix(u.Path, "/v1") {
+		u.Path += "/v1"
 	}
-	path := strings.TrimRight(u.Path, "/")
-	if !strings.HasSuffix(path, "/v1") {
-		path += "/v1"
-	}
-	u.Path = path + "/messages"
-	u.RawPath = ""
-	if len(query) > 0 {
-		q := u.Query()
-		for k, v := range query {
-			q.Set(k, v)
-		}
-		u.RawQuery = q.Encode()
-	}
-	return u.String(), nil
-}
-
-// isEventStream reports whether the answer is SSE.
-func isEventStream(h http.Header) bool {
-	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(h.Get("Content-Type"))), "text/event-stream")
+	return providers.JoinURL(u, "/messages", query), nil
 }

@@ -110,13 +110,7 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 		}
 		body["output_config"] = map[string]any{"format": map[string]any{"type": "json_schema", "schema": json.RawMessage(s.Schema)}}
 	}
-	for k, v := range req.Params {
-		if v == nil {
-			delete(body, k)
-			continue
-		}
-		body[k] = v
-	}
+	providers.ApplyParams(body, req.Params)
 	if _, set := req.Params["max_tokens"]; !set && req.MaxOutputTokens <= 0 {
 		// The API wants max_tokens above the thinking budget; a budget
 		// given without a limit gets room for an answer after it.

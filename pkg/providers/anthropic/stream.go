@@ -1,42 +1,23 @@
 package anthropic
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
-	"github.com/tavo-cli/tavo/pkg/providers/sse"
 )
 
 // decodeStream reads a Messages event stream (message_start,
 // content_block_start/delta/stop, message_delta, message_stop, ping, error),
 // handing text and thinking to sink as they come.
 func decodeStream(r io.Reader, sink providers.Sink, hadTools bool) (*providers.Response, error) {
-	events := sse.NewReader(r)
 	var a assembler
-	done := false
-	for n := 1; !done; n++ {
-		ev, err := events.Next()
-		if err == io.EOF {
-			break
-		}
-		if errors.Is(err, sse.ErrTooLong) {
-			return nil, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is too large: %v", n, err), Err: err}
-		}
-		if err != nil {
-			return nil, providers.StreamCut(fmt.Sprintf("after %d events", n-1), err)
-		}
-		data := strings.TrimSpace(ev.Data)
-		if data == "" {
-			continue
-		}
-		if done, err = a.event(ev.Name, data, n, sink, hadTools); err != nil {
-			return nil, err
-		}
+	done, err := providers.EachEvent(r, func(n int, name, data string) (bool, error) {
+		return a.event(name, data, n, sink, hadTools)
+	})
+	if err != nil {
+		return nil, err
 	}
 	// message_stop ends a whole answer; a stop reason alone (a proxy that
 	// drops the last event) still proves nothing was lost.
@@ -48,12 +29,9 @@ func decodeStream(r io.Reader, sink providers.Sink, hadTools bool) (*providers.R
 
 // event applies one stream event; done reports message_stop.
 func (a *assembler) event(name, data string, n int, sink providers.Sink, hadTools bool) (done bool, err error) {
-	if !gjson.Valid(data) {
-		return false, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is not valid JSON (%d bytes)", n, len(data))}
-	}
-	root := gjson.Parse(data)
-	if !root.IsObject() {
-		return false, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is JSON but not an object", n)}
+	root, err := providers.EventJSON(n, data)
+	if err != nil {
+		return false, err
 	}
 	typ := root.Get("type").String()
 	if typ == "" {

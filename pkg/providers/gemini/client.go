@@ -45,10 +45,7 @@ const DefaultBaseURL = "https://generativelanguage.googleapis.com"
 // APIVersion is the path segment added to a base URL that has none.
 const APIVersion = "v1beta"
 
-var (
-	errBaseURL = errors.New("the gemini base URL must be an absolute URL such as https://generativelanguage.googleapis.com")
-	errNoModel = errors.New("the gemini protocol needs a model name (-m gemini-2.5-flash)")
-)
+var errNoModel = errors.New("the gemini protocol needs a model name (-m gemini-2.5-flash)")
 
 // Client speaks generateContent to one endpoint.
 type Client struct {
@@ -75,73 +72,39 @@ func (c *Client) RequiresActiveChain() bool { return true }
 // Complete sends req to generateContent (streamGenerateContent?alt=sse when
 // req.Stream is set) and returns the response. Errors are *providers.Error.
 func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {
-	if c.urlErr != nil {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: c.urlErr.Error(), Err: providers.ErrPermanent}
+	x := &providers.Exchange{
+		Err: c.urlErr, Header: c.header(req.Stream), Secret: c.cfg.APIKey,
+		Encode: encodeRequest, Classify: classifyHTTP, DecodeStream: decodeStream, DecodeJSON: decodeJSON,
 	}
-	if strings.TrimSpace(req.Model) == "" {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: errNoModel.Error(), Err: providers.ErrPermanent}
+	// The model is part of the URL: build it only once the base and the
+	// model are known to be good.
+	switch {
+	case x.Err != nil:
+	case strings.TrimSpace(req.Model) == "":
+		x.Err = errNoModel
+	default:
+		x.URL = c.endpoint(req.Model, req.Stream)
 	}
-	body, err := encodeRequest(req)
-	if err != nil {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: "cannot encode the request: " + err.Error(), Err: err}
-	}
-	hadTools := len(req.Tools) > 0
-	call := &providers.Call{
-		URL:    c.endpoint(req.Model, req.Stream),
-		Header: c.header(req.Stream),
-		Body:   body,
-		Classify: func(f *providers.HTTPFailure) *providers.Error {
-			return classifyHTTP(f, hadTools)
-		},
-		Decode: func(resp *http.Response, sink providers.Sink) (*providers.Response, error) {
-			if req.Stream && isEventStream(resp.Header) {
-				return decodeStream(resp.Body, sink, hadTools)
-			}
-			return decodeJSON(resp.Body, hadTools)
-		},
-		Secrets: []string{c.cfg.APIKey},
-	}
-	return c.transport.Do(ctx, call, sink)
+	return c.transport.Complete(ctx, x, req, sink)
 }
 
+// header builds the request headers: the key in x-goog-api-key, then the
+// profile's own headers, which may override any.
 func (c *Client) header(stream bool) http.Header {
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	h.Set("User-Agent", "tavo")
-	if stream {
-		h.Set("Accept", "text/event-stream")
-	} else {
-		h.Set("Accept", "application/json")
-	}
-	if c.cfg.APIKey != "" {
-		name := c.cfg.AuthHeader
-		if name == "" {
-			name = "X-Goog-Api-Key"
-		}
-		h.Set(name, c.cfg.APIKey)
-	}
-	for k, v := range c.cfg.Headers {
-		h.Set(k, v)
-	}
-	return h
+	return providers.RequestHeader(c.cfg, stream, providers.Auth{Header: "X-Goog-Api-Key"}, nil)
 }
 
 // baseURL parses the base and adds the API version unless it names one
 // (a proxy configured with .../v1beta, or the stable /v1).
 func baseURL(base string) (*url.URL, error) {
-	if base == "" {
-		base = DefaultBaseURL
+	u, err := providers.BaseURL(providers.ProtocolGemini, base, DefaultBaseURL)
+	if err != nil {
+		return nil, err
 	}
-	u, err := url.Parse(base)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, errBaseURL
-	}
-	path := strings.TrimRight(u.Path, "/")
-	last := path[strings.LastIndexByte(path, '/')+1:]
+	last := u.Path[strings.LastIndexByte(u.Path, '/')+1:]
 	if !strings.HasPrefix(last, "v1") {
-		path += "/" + APIVersion
+		u.Path += "/" + APIVersion
 	}
-	u.Path, u.RawPath = path, ""
 	return u, nil
 }
 
@@ -164,9 +127,4 @@ func (c *Client) endpoint(model string, stream bool) string {
 	u.Path += "/" + model + method
 	u.RawQuery = q.Encode()
 	return u.String()
-}
-
-// isEventStream reports whether the answer is SSE.
-func isEventStream(h http.Header) bool {
-	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(h.Get("Content-Type"))), "text/event-stream")
 }

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"errors"
 	"net/http"
 	"regexp"
 	"strings"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
-
-var errBaseURL = errors.New("the openai base URL must be an absolute URL such as https://api.openai.com/v1")
 
 // envelope is what an error body says, from any of the shapes compatible
 // servers use: OpenAI's {"error":{"message","type","code","param"}},

@@ -93,13 +93,7 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 		}
 		body["response_format"] = rf
 	}
-	for k, v := range req.Params {
-		if v == nil {
-			delete(body, k)
-			continue
-		}
-		body[k] = v
-	}
+	providers.ApplyParams(body, req.Params)
 	return json.Marshal(body)
 }
 

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/tidwall/gjson"
@@ -9,24 +8,14 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
-// maxJSONResponse bounds a non-streamed answer; real ones are kilobytes.
-const maxJSONResponse = 64 << 20
-
 // decodeJSON reads a non-streamed chat.completion object.
 func decodeJSON(r io.Reader, hadTools bool) (*providers.Response, error) {
-	body, err := io.ReadAll(io.LimitReader(r, maxJSONResponse+1))
+	root, err := providers.ReadJSON(r)
 	if err != nil {
-		return nil, providers.StreamCut("while reading the response", err)
+		return nil, err
 	}
-	if len(body) > maxJSONResponse {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("the response is larger than %d bytes", maxJSONResponse)}
-	}
-	if !gjson.ValidBytes(body) {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: "the response is not valid JSON"}
-	}
-	root := gjson.ParseBytes(body)
 	if root.Get("error").Exists() {
-		env, _ := parseEnvelope(body)
+		env, _ := parseEnvelope([]byte(root.Raw))
 		if env.message == "" {
 			env.message = "the provider returned an error without a message"
 		}

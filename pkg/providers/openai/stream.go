@@ -1,45 +1,26 @@
 package openai
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
-	"github.com/tavo-cli/tavo/pkg/providers/sse"
 )
 
 // decodeStream reads a data-only SSE stream of chat.completion.chunk objects
 // ending in "data: [DONE]", handing text and reasoning to sink as they come.
 func decodeStream(r io.Reader, sink providers.Sink, hadTools bool) (*providers.Response, error) {
-	events := sse.NewReader(r)
 	var a assembler
-	done := false
-	for n := 1; !done; n++ {
-		ev, err := events.Next()
-		if err == io.EOF {
-			break
+	done, err := providers.EachEvent(r, func(n int, _, data string) (bool, error) {
+		if data == "[DONE]" {
+			return true, nil
 		}
-		if errors.Is(err, sse.ErrTooLong) {
-			return nil, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is too large: %v", n, err), Err: err}
-		}
-		if err != nil {
-			return nil, providers.StreamCut(fmt.Sprintf("after %d events", n-1), err)
-		}
-		data := strings.TrimSpace(ev.Data)
-		switch {
-		case data == "":
-			continue
-		case data == "[DONE]":
-			done = true
-		default:
-			if err := a.chunk(data, n, sink, hadTools); err != nil {
-				return nil, err
-			}
-		}
+		return false, a.chunk(data, n, sink, hadTools)
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Some compatible servers omit [DONE]; a finish reason still proves the
 	// answer is whole.
@@ -51,12 +32,9 @@ func decodeStream(r io.Reader, sink providers.Sink, hadTools bool) (*providers.R
 
 // chunk applies one chat.completion.chunk (or error envelope) to a.
 func (a *assembler) chunk(data string, n int, sink providers.Sink, hadTools bool) error {
-	if !gjson.Valid(data) {
-		return &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is not valid JSON (%d bytes)", n, len(data))}
-	}
-	root := gjson.Parse(data)
-	if !root.IsObject() {
-		return &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is JSON but not an object", n)}
+	root, err := providers.EventJSON(n, data)
+	if err != nil {
+		return err
 	}
 	// One pass over the keys: chunks arrive by the thousand, and each Get
 	// would scan the chunk again.

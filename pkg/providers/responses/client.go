@@ -29,10 +29,7 @@ package responses
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/openai"
@@ -40,8 +37,6 @@ import (
 
 // DefaultBaseURL is used when the configuration names none.
 const DefaultBaseURL = openai.DefaultBaseURL
-
-var errBaseURL = errors.New("the openai-responses base URL must be an absolute URL such as https://api.openai.com/v1")
 
 // Client speaks the Responses API to one endpoint.
 type Client struct {
@@ -64,78 +59,19 @@ func (c *Client) Protocol() providers.Protocol { return providers.ProtocolOpenAI
 // Complete sends req to {base}/responses and returns the response. Errors
 // are *providers.Error.
 func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {
-	if c.urlErr != nil {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: c.urlErr.Error(), Err: providers.ErrPermanent}
-	}
-	body, err := encodeRequest(req)
-	if err != nil {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: "cannot encode the request: " + err.Error(), Err: err}
-	}
-	hadTools := len(req.Tools) > 0
-	call := &providers.Call{
-		URL:    c.endpoint,
-		Header: c.header(req.Stream),
-		Body:   body,
-		Classify: func(f *providers.HTTPFailure) *providers.Error {
-			return openai.ClassifyHTTP(f, hadTools)
-		},
-		Decode: func(resp *http.Response, sink providers.Sink) (*providers.Response, error) {
-			if req.Stream && isEventStream(resp.Header) {
-				return decodeStream(resp.Body, sink, hadTools)
-			}
-			return decodeJSON(resp.Body, hadTools)
-		},
-		Secrets: []string{c.cfg.APIKey},
-	}
-	return c.transport.Do(ctx, call, sink)
+	return c.transport.Complete(ctx, &providers.Exchange{
+		URL: c.endpoint, Err: c.urlErr, Header: c.header(req.Stream), Secret: c.cfg.APIKey,
+		Encode: encodeRequest, Classify: openai.ClassifyHTTP, DecodeStream: decodeStream, DecodeJSON: decodeJSON,
+	}, req, sink)
 }
 
-// header builds the request headers: content type, auth, then the profile's
-// own headers, which may override either.
+// header builds the request headers: content type, auth as a bearer token,
+// then the profile's own headers, which may override either.
 func (c *Client) header(stream bool) http.Header {
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	h.Set("User-Agent", "tavo")
-	if stream {
-		h.Set("Accept", "text/event-stream")
-	} else {
-		h.Set("Accept", "application/json")
-	}
-	if c.cfg.APIKey != "" {
-		if c.cfg.AuthHeader != "" {
-			h.Set(c.cfg.AuthHeader, c.cfg.APIKey)
-		} else {
-			h.Set("Authorization", "Bearer "+c.cfg.APIKey)
-		}
-	}
-	for k, v := range c.cfg.Headers {
-		h.Set(k, v)
-	}
-	return h
+	return providers.RequestHeader(c.cfg, stream, providers.Auth{Header: "Authorization", Prefix: "Bearer "}, nil)
 }
 
 // endpoint joins the base URL, /responses and the configured query.
 func endpoint(base string, query map[string]string) (string, error) {
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	u, err := url.Parse(base)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return "", errBaseURL
-	}
-	u.Path = strings.TrimRight(u.Path, "/") + "/responses"
-	u.RawPath = ""
-	if len(query) > 0 {
-		q := u.Query()
-		for k, v := range query {
-			q.Set(k, v)
-		}
-		u.RawQuery = q.Encode()
-	}
-	return u.String(), nil
-}
-
-// isEventStream reports whether the answer is SSE.
-func isEventStream(h http.Header) bool {
-	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(h.Get("Content-Type"))), "text/event-stream")
+	return providers.Endpoint(providers.ProtocolOpenAIResponses, base, DefaultBaseURL, "/responses", query)
 }

@@ -112,13 +112,7 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 			"strict": openai.StrictSchema(s.Schema),
 		}}
 	}
-	for k, v := range req.Params {
-		if v == nil {
-			delete(body, k)
-			continue
-		}
-		body[k] = v
-	}
+	providers.ApplyParams(body, req.Params)
 	return json.Marshal(body)
 }
 

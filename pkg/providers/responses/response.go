@@ -1,7 +1,6 @@
 package responses
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/tidwall/gjson"
@@ -10,22 +9,12 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers/openai"
 )
 
-// maxJSONResponse bounds a non-streamed answer; real ones are kilobytes.
-const maxJSONResponse = 64 << 20
-
 // decodeJSON reads a non-streamed Response object.
 func decodeJSON(r io.Reader, hadTools bool) (*providers.Response, error) {
-	body, err := io.ReadAll(io.LimitReader(r, maxJSONResponse+1))
+	root, err := providers.ReadJSON(r)
 	if err != nil {
-		return nil, providers.StreamCut("while reading the response", err)
+		return nil, err
 	}
-	if len(body) > maxJSONResponse {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("the response is larger than %d bytes", maxJSONResponse)}
-	}
-	if !gjson.ValidBytes(body) {
-		return nil, &providers.Error{Code: providers.ErrProviderError, Message: "the response is not valid JSON"}
-	}
-	root := gjson.ParseBytes(body)
 	if err := failure(root, hadTools); err != nil {
 		return nil, err
 	}

@@ -1,55 +1,36 @@
 package responses
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/openai"
-	"github.com/tavo-cli/tavo/pkg/providers/sse"
 )
 
 // decodeStream reads a Responses event stream, handing output text and
 // reasoning summaries to sink as they come. It ends at response.completed
 // or response.incomplete; response.failed and error events are errors.
 func decodeStream(r io.Reader, sink providers.Sink, hadTools bool) (*providers.Response, error) {
-	events := sse.NewReader(r)
 	a := newAssembler()
 	a.sink = sink
-	done := false
-	for n := 1; !done; n++ {
-		ev, err := events.Next()
-		if err == io.EOF {
-			break
+	done, err := providers.EachEvent(r, func(n int, name, data string) (bool, error) {
+		if data == "[DONE]" {
+			return false, nil
 		}
-		if errors.Is(err, sse.ErrTooLong) {
-			return nil, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is too large: %v", n, err), Err: err}
-		}
+		root, err := providers.EventJSON(n, data)
 		if err != nil {
-			return nil, providers.StreamCut(fmt.Sprintf("after %d events", n-1), err)
-		}
-		data := strings.TrimSpace(ev.Data)
-		if data == "" || data == "[DONE]" {
-			continue
-		}
-		if !gjson.Valid(data) {
-			return nil, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is not valid JSON (%d bytes)", n, len(data))}
-		}
-		root := gjson.Parse(data)
-		if !root.IsObject() {
-			return nil, &providers.Error{Code: providers.ErrProviderError, Message: fmt.Sprintf("stream event %d is JSON but not an object", n)}
+			return false, err
 		}
 		typ := root.Get("type").String()
 		if typ == "" {
-			typ = ev.Name
+			typ = name
 		}
-		if done, err = a.event(typ, root, sink, hadTools); err != nil {
-			return nil, err
-		}
+		return a.event(typ, root, sink, hadTools)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if !done {
 		return nil, providers.StreamCut("the stream ended before response.completed", nil)
