@@ -291,7 +291,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	}
 	parts = append(parts, att...)
 
-	catalog, err := builtinCatalog(f, o.AllowTools)
+	catalog, err := runCatalog(cmd.Context(), f, o.AllowTools, toolsOn, dynamic)
 	if err != nil {
 		return nil, usageError(err)
 	}

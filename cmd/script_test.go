@@ -17,15 +17,19 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tavo-cli/tavo/cmd"
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/extensions/mcptest"
 	"github.com/tavo-cli/tavo/pkg/providers/fake"
 	searchfake "github.com/tavo-cli/tavo/pkg/search/fake"
 )
 
 // TestMain lets testscript run the tavo binary: the test binary re-executes
-// itself as "tavo", with the same main as the built program.
+// itself as "tavo", with the same main as the built program, and as
+// "mcpserver", an MCP test server over stdio (see mcptest.Main for its
+// modes), for [mcp.NAME] command = ["mcpserver"] in test configs.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"tavo": func() { os.Exit(cmd.Execute()) },
+		"tavo":      func() { os.Exit(cmd.Execute()) },
+		"mcpserver": func() { os.Exit(mcptest.Main(os.Args[1:])) },
 	})
 }
 
@@ -64,6 +68,7 @@ func TestScripts(t *testing.T) {
 			"fakesearch":   cmdFakeSearch,
 			"searchlog":    cmdSearchLog,
 			"webserver":    cmdWebServer,
+			"mcphttp":      cmdMCPHTTP,
 		},
 	})
 }
@@ -282,4 +287,32 @@ func cmdWebServer(ts *testscript.TestScript, neg bool, args []string) {
 	srv := httptest.NewServer(mux)
 	ts.Defer(srv.Close)
 	ts.Setenv(strings.ToUpper(args[0])+"_URL", srv.URL)
+}
+
+// cmdMCPHTTP starts the MCP test server over streamable HTTP and appends an
+// [mcp.SERVER] table with its URL to the config file CONFIG. With HEADER
+// and VALUE the server refuses requests without that header value, and the
+// table sends HEADER = VALUE (written as given, so "$VAR" tests expansion).
+//
+//	mcphttp CONFIG SERVER [HEADER VALUE]
+func cmdMCPHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || (len(args) != 2 && len(args) != 4) {
+		ts.Fatalf("usage: mcphttp CONFIG SERVER [HEADER VALUE]")
+	}
+	header, value, want := "", "", ""
+	if len(args) == 4 {
+		header, value = args[2], args[3]
+		want = os.Expand(value, ts.Getenv)
+	}
+	srv := mcptest.NewHTTPServer(header, want)
+	ts.Defer(srv.Close)
+	table := fmt.Sprintf("\n[mcp.%s]\nurl = %q\n", args[1], srv.URL)
+	if header != "" {
+		table += fmt.Sprintf("headers = { %q = %q }\n", header, value)
+	}
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	ts.Check(err)
+	_, err = f.WriteString(table)
+	ts.Check(err)
+	ts.Check(f.Close())
 }

@@ -1,7 +1,11 @@
 package cmd
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/tavo-cli/tavo/pkg/config"
+	"github.com/tavo-cli/tavo/pkg/extensions"
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/search"
@@ -10,24 +14,94 @@ import (
 	"github.com/tavo-cli/tavo/pkg/tools/websearch"
 )
 
-// builtinCatalog returns the built-in tools the configuration allows,
-// limited to allow when given.
+// builtinCatalog returns the tools the configuration allows, limited to
+// allow when given: the built-ins, the command tools and, when there are
+// extension tools, extension_tool_search. MCP tools are not connected here:
+// they join the catalog when extension_tool_search first runs, so that a
+// run that never needs them never starts their servers.
 func builtinCatalog(f *Factory, allow []string) (*tools.Catalog, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return nil, usageError(err)
+	cat, _, err := toolCatalog(f, allow, false)
+	return cat, err
+}
+
+// runCatalog is the catalog of a run. Under dynamic loading it is
+// builtinCatalog's. Without it every extension tool must be in the first
+// request, so the MCP servers are connected now (a server that cannot be
+// reached is reported on stderr and left out) and extension_tool_search,
+// with nothing left to find, is left out.
+func runCatalog(ctx context.Context, f *Factory, allow []string, toolsOn, dynamic bool) (*tools.Catalog, error) {
+	if !toolsOn || dynamic {
+		return builtinCatalog(f, allow)
 	}
-	deps := toolDeps(f, cfg)
-	cat, err := builtin.Catalog(deps, allow)
+	cat, set, err := toolCatalog(f, allow, true)
 	if err != nil {
-		return nil, usageError(err)
+		return nil, err
 	}
+	_, failed := set.Load(ctx, cat)
+	warnServers(f, failed)
 	return cat, nil
 }
 
-// toolDeps wires the engines behind the built-in tools from the config.
-func toolDeps(f *Factory, cfg *config.Config) builtin.Deps {
+// fullCatalog is every tool the configuration has, MCP tools included, for
+// the tavo tools commands; servers names the MCP servers to connect (all
+// when empty). A server that cannot be reached is reported on stderr.
+func fullCatalog(ctx context.Context, f *Factory, servers ...string) (*tools.Catalog, error) {
+	cat, set, err := toolCatalog(f, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	_, failed := set.Load(ctx, cat, servers...)
+	warnServers(f, failed)
+	return cat, nil
+}
+
+// toolCatalog builds the catalog and returns the extension set behind it,
+// restricted to allow. noSearch leaves extension_tool_search out.
+func toolCatalog(f *Factory, allow []string, noSearch bool) (*tools.Catalog, *extensions.Set, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	deps, err := toolDeps(f, cfg)
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	deps.NoExtensionSearch = noSearch
+	cat, err := builtin.Catalog(deps, allow)
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	set := deps.Extensions
+	if len(allow) > 0 {
+		if set, _, err = set.Restrict(allow); err != nil {
+			return nil, nil, usageError(err)
+		}
+	}
+	return cat, set, nil
+}
+
+// warnServers reports MCP servers that could not be used, one line each.
+func warnServers(f *Factory, failed []*extensions.ServerError) {
+	for _, e := range failed {
+		fmt.Fprintf(f.IO.ErrOut, "tavo: warning: %v\n", e)
+	}
+}
+
+// toolDeps wires the engines behind the built-in tools from the config,
+// and the config's extension tools. MCP servers connected during the
+// command are shut down when it ends.
+func toolDeps(f *Factory, cfg *config.Config) (builtin.Deps, error) {
 	d := builtin.Deps{Unavailable: map[string]string{}}
+	ext, err := extensions.New(cfg, extensions.Options{Getenv: f.Getenv, Version: Version})
+	if err != nil {
+		return d, err
+	}
+	d.Extensions = ext
+	f.onExit(func() {
+		if err := ext.Close(); err != nil && f.Verbose {
+			fmt.Fprintf(f.IO.ErrOut, "tavo: %v\n", err)
+		}
+	})
 	log := f.auditLog()
 	d.Fetch = fetchEngineWith(log)
 	d.Files = files.Open(f.DataDirectory())
@@ -37,7 +111,7 @@ func toolDeps(f *Factory, cfg *config.Config) builtin.Deps {
 	} else {
 		d.Search = s
 	}
-	return d
+	return d, nil
 }
 
 // searchRunner builds the search runner of the config (only: one API by

@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,18 +29,44 @@ func newCmdTools(f *Factory) *cobra.Command {
 }
 
 func newCmdToolsList(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	var withContext, dynamic bool
+	c := &cobra.Command{
 		Use:   "list",
-		Short: "List the tools a run may use",
-		Args:  cobra.NoArgs,
+		Short: "List the tools a run may use: built-in, command and MCP tools",
+		Long: `List every tool a run may use, with its model name, stable ID and source:
+builtin, command ([tools.NAME] in the config) or mcp ([mcp.NAME]; the servers are
+started or reached to list their tools, and one that cannot be is reported on
+stderr). -o json prints each tool's full spec, argument schema included.
+
+--context also shows what the first request of a run carries: which tools
+(FIRST) and the approximate size of each definition in bytes (BYTES: its name,
+description and schema as JSON), with the total on stderr. Under dynamic loading
+(the default) that is tool search, the resident tools and, when extension tools
+exist, extension_tool_search; with --dynamic-tools=false it is every tool.
+-o json --context adds "first_request" and "bytes" to each tool.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cat, err := builtinCatalog(f, nil)
+			ctx, stop := signalContext(cmd.Context())
+			defer stop()
+			var cat *tools.Catalog
+			var err error
+			if withContext && !dynamic {
+				cat, err = runCatalog(ctx, f, nil, true, false)
+			} else {
+				cat, err = fullCatalog(ctx, f)
+			}
 			if err != nil {
 				return err
 			}
-			return printSpecs(f, cat.Specs())
+			if !withContext {
+				return printSpecs(f, cat.Specs())
+			}
+			return printContext(f, cat.Specs(), dynamic)
 		},
 	}
+	c.Flags().BoolVar(&withContext, "context", false, "also show what the first request of a run carries")
+	c.Flags().BoolVar(&dynamic, "dynamic-tools", true, "with --context: the first request under dynamic loading")
+	return c
 }
 
 func printSpecs(f *Factory, specs []tools.Spec) error {
@@ -49,15 +77,105 @@ func printSpecs(f *Factory, specs []tools.Spec) error {
 	if format != cli.FormatText || f.JQ != "" {
 		return printJSON(f, specs)
 	}
-	t := cli.NewTable(f.IO, "NAME", "ID", "SOURCE", "RESIDENT", "DESCRIPTION")
+	t := cli.NewTable(f.IO, "NAME", "ID", "SOURCE", "RESIDENT", "CONFIRM", "DESCRIPTION")
 	for _, s := range specs {
-		resident := "no"
-		if s.Resident {
-			resident = "yes"
-		}
-		t.AddRow(s.Name, s.ID, string(s.Source), resident, firstSentence(s.Description))
+		t.AddRow(s.Name, s.ID, string(s.Source), yesNo(s.Resident), yesNo(s.NeedsConfirm), firstSentence(s.Description))
 	}
 	return t.Render()
+}
+
+// contextSpec is a tool with what it costs the first request of a run.
+type contextSpec struct {
+	tools.Spec
+	// FirstRequest says whether the first request carries the tool.
+	FirstRequest bool `json:"first_request"`
+	// Bytes is the approximate size of its definition in a request.
+	Bytes int `json:"bytes"`
+}
+
+// printContext lists specs with whether the first request of a run carries
+// them and their approximate size, and the total on stderr.
+func printContext(f *Factory, specs []tools.Spec, dynamic bool) error {
+	rows := make([]contextSpec, len(specs))
+	count, total := 0, 0
+	for i, s := range specs {
+		def, _ := json.Marshal(providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+		first := !dynamic || s.Resident
+		rows[i] = contextSpec{Spec: s, FirstRequest: first, Bytes: len(def)}
+		if first {
+			count++
+			total += len(def)
+		}
+	}
+	format, err := cli.ResolveFormat(f.Output, f.IO, cli.FormatText)
+	if err != nil {
+		return usageError(err)
+	}
+	if format != cli.FormatText || f.JQ != "" {
+		return printJSON(f, rows)
+	}
+	t := cli.NewTable(f.IO, "NAME", "ID", "SOURCE", "RESIDENT", "CONFIRM", "FIRST", "BYTES", "DESCRIPTION")
+	for _, r := range rows {
+		t.AddRow(r.Name, r.ID, string(r.Source), yesNo(r.Resident), yesNo(r.NeedsConfirm), yesNo(r.FirstRequest),
+			strconv.Itoa(r.Bytes), firstSentence(r.Description))
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	if !f.Quiet {
+		mode := "dynamic loading"
+		if !dynamic {
+			mode = "dynamic loading off"
+		}
+		fmt.Fprintf(f.IO.ErrOut, "first request (%s): %d of %d tools, about %d bytes of tool definitions\n", mode, count, len(rows), total)
+	}
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// findTool returns a catalog holding the tool nameOrRef names (its model
+// name or stable ID) and the tool's spec. MCP servers are connected only
+// when the tool is not a built-in or command tool, and only the one an
+// mcp/SERVER:TOOL ID names.
+func findTool(ctx context.Context, f *Factory, nameOrID string) (*tools.Catalog, tools.Spec, error) {
+	cat, err := builtinCatalog(f, nil)
+	if err != nil {
+		return nil, tools.Spec{}, err
+	}
+	if s, ok := lookupTool(cat, nameOrID); ok {
+		return cat, s, nil
+	}
+	var servers []string
+	if rest, ok := strings.CutPrefix(nameOrID, "mcp/"); ok {
+		server, _, _ := strings.Cut(rest, ":")
+		servers = []string{server}
+	}
+	if cat, err = fullCatalog(ctx, f, servers...); err != nil {
+		return nil, tools.Spec{}, err
+	}
+	if s, ok := lookupTool(cat, nameOrID); ok {
+		return cat, s, nil
+	}
+	return nil, tools.Spec{}, usageError(fmt.Errorf("unknown tool %q (see `tavo tools list`)", nameOrID))
+}
+
+// lookupTool finds a tool by model name, then by stable ID.
+func lookupTool(cat *tools.Catalog, nameOrID string) (tools.Spec, bool) {
+	if s, ok := cat.SpecOf(nameOrID); ok {
+		return s, true
+	}
+	for _, s := range cat.Specs() {
+		if s.ID == nameOrID {
+			return s, true
+		}
+	}
+	return tools.Spec{}, false
 }
 
 // printJSON prints v as JSON, through --jq when given.
@@ -90,19 +208,16 @@ func firstSentence(s string) string {
 
 func newCmdToolsShow(f *Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:   "show NAME",
+		Use:   "show NAME|ID",
 		Short: "Show a tool's description and argument schema",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cat, err := builtinCatalog(f, nil)
+			ctx, stop := signalContext(cmd.Context())
+			defer stop()
+			_, s, err := findTool(ctx, f, args[0])
 			if err != nil {
 				return err
 			}
-			t, ok := cat.Get(args[0])
-			if !ok {
-				return usageError(fmt.Errorf("unknown tool %q (see `tavo tools list`)", args[0]))
-			}
-			s := t.Spec()
 			format, err := cli.ResolveFormat(f.Output, f.IO, cli.FormatText)
 			if err != nil {
 				return usageError(err)
@@ -111,8 +226,12 @@ func newCmdToolsShow(f *Factory) *cobra.Command {
 				return printJSON(f, s)
 			}
 			out := f.IO.Out
-			fmt.Fprintf(out, "name:        %s\nid:          %s\nsource:      %s\nresident:    %v\nconfirm:     %v\n\n%s\n\narguments schema:\n",
-				s.Name, s.ID, s.Source, s.Resident, s.NeedsConfirm, s.Description)
+			fmt.Fprintf(out, "name:        %s\nid:          %s\nsource:      %s\nresident:    %v\nconfirm:     %v\n",
+				s.Name, s.ID, s.Source, s.Resident, s.NeedsConfirm)
+			if s.DisplayName != "" {
+				fmt.Fprintf(out, "display:     %s\n", s.DisplayName)
+			}
+			fmt.Fprintf(out, "\n%s\n\narguments schema:\n", s.Description)
 			return cli.WriteJSON(out, json.RawMessage(s.Parameters), true)
 		},
 	}
@@ -122,13 +241,15 @@ func newCmdToolsSearch(f *Factory) *cobra.Command {
 	var limit int
 	c := &cobra.Command{
 		Use:   "search QUERY",
-		Short: "Search tools by name and description, as tavo_tool_search does",
+		Short: "Search built-in, command and MCP tools by name and description",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 1 || limit > 20 {
 				return usageError(fmt.Errorf("--limit must be 1-20, got %d", limit))
 			}
-			cat, err := builtinCatalog(f, nil)
+			ctx, stop := signalContext(cmd.Context())
+			defer stop()
+			cat, err := fullCatalog(ctx, f)
 			if err != nil {
 				return err
 			}
@@ -143,11 +264,15 @@ func newCmdToolsCall(f *Factory) *cobra.Command {
 	var argsJSON string
 	var timeout time.Duration
 	var ask string
+	var yes bool
 	c := &cobra.Command{
-		Use:   "call NAME [--args JSON]",
+		Use:   "call NAME|ID [--args JSON]",
 		Short: "Run one tool and print its result envelope",
 		Long: `Run one tool with JSON arguments, from --args or standard input, and print the
 envelope the model would get: {"ok":true,"result":…} or {"ok":false,"error":…}.
+NAME is a model name or a stable ID (extension/command:NAME, mcp/SERVER:TOOL).
+A tool that needs confirmation asks on the terminal; --yes allows it, and
+without a terminal it is denied (permission_denied).
 Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
 		Example: `  tavo tools call tavo_tool_search --args '{"query":"files"}'
   echo '{"question":"Which scope?","options":["chat","global"]}' | tavo tools call tavo_ask_user`,
@@ -170,12 +295,11 @@ Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
 					raw, stdinUsed = string(b), true
 				}
 			}
-			cat, err := builtinCatalog(f, nil)
+			ctx, stop := signalContext(cmd.Context())
+			defer stop()
+			cat, spec, err := findTool(ctx, f, args[0])
 			if err != nil {
 				return err
-			}
-			if _, ok := cat.Get(args[0]); !ok {
-				return usageError(fmt.Errorf("unknown tool %q (see `tavo tools list`)", args[0]))
 			}
 			src := runner.AskSources{}
 			if f.IO.IsStdinTTY() || f.IO.IsStderrTTY() {
@@ -184,13 +308,12 @@ Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
 			if !stdinUsed && !f.IO.IsStdinTTY() {
 				src.Stdin = f.IO.In
 			}
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
 			now := time.Now()
 			env := &tools.Env{
 				RunID:     ids.New("run", now),
 				SessionID: ids.New("ses", now),
 				Asker:     runner.NewAsker(mode, src),
+				Confirmer: runner.NewConfirmer(yes, runner.AskSources{Terminal: src.Terminal}),
 				Catalog:   cat,
 				Emit: func(t string, p any) {
 					if f.Verbose {
@@ -200,7 +323,7 @@ Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
 				},
 			}
 			x := &tools.Executor{Catalog: cat, Timeout: timeout, Budget: tools.NewBudget(tools.MaxResultBytes, tools.MaxRunResultBytes)}
-			out := x.Execute(ctx, env, providers.ToolCall{ID: "call_cli", Name: args[0], Arguments: raw})
+			out := x.Execute(ctx, env, providers.ToolCall{ID: "call_cli", Name: spec.Name, Arguments: raw})
 			if err := printEnvelope(f, out.Envelope); err != nil {
 				return err
 			}
@@ -216,6 +339,7 @@ Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
 	c.Flags().StringVar(&argsJSON, "args", "", "arguments as a JSON object (default: read from stdin, or {} on a terminal)")
 	c.Flags().DurationVar(&timeout, "timeout", runner.DefaultToolTimeout, "timeout of the call")
 	c.Flags().StringVar(&ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
+	c.Flags().BoolVarP(&yes, "yes", "y", false, "allow a tool that asks for confirmation")
 	return c
 }
 

@@ -1,4 +1,5 @@
-// Package builtin assembles tavo's built-in tools into a catalog.
+// Package builtin assembles tavo's built-in tools, and the configuration's
+// extension tools beside them, into a catalog.
 package builtin
 
 import (
@@ -7,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tavo-cli/tavo/pkg/extensions"
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/search"
@@ -33,12 +35,33 @@ type Deps struct {
 	// State opens the store behind the memory, variable and todo tools
 	// (pkg/tools/state) on their first call; nil leaves them out.
 	State func(ctx context.Context) (*store.Store, error)
+	// Extensions are the config's command tools and MCP servers; nil
+	// leaves them out. The catalog gets the command tools and
+	// extension_tool_search; MCP tools join it when loaded (Set.Load).
+	Extensions *extensions.Set
+	// NoExtensionSearch leaves extension_tool_search out, for runs that load
+	// every extension tool up front (dynamic loading off).
+	NoExtensionSearch bool
 	// Unavailable maps a left-out tool's name to the reason, in one line.
 	Unavailable map[string]string
 }
 
-// All returns every built-in tool the deps allow.
+// All returns every built-in tool the deps allow, then the extension tools.
 func All(d Deps) []tools.Tool {
+	return append(builtins(d), extensionTools(d, d.Extensions)...)
+}
+
+// extensionTools are the command tools of set and, unless d says not to,
+// extension_tool_search.
+func extensionTools(d Deps, set *extensions.Set) []tools.Tool {
+	if d.NoExtensionSearch {
+		return set.CommandTools()
+	}
+	return set.Tools()
+}
+
+// builtins returns every built-in tool the deps allow.
+func builtins(d Deps) []tools.Tool {
 	ts := []tools.Tool{
 		tools.NewToolSearch(),
 		askuser.New(),
@@ -58,16 +81,24 @@ func All(d Deps) []tools.Tool {
 	return ts
 }
 
-// Catalog builds the catalog of built-in tools, keeping only the names in
-// allow when it is non-empty. An unknown name in allow is an error, so a typo
-// never silently removes every tool.
+// Catalog builds the catalog of built-in and extension tools, keeping only
+// those allow names when it is non-empty: built-in names, command tool
+// names, "mcp/SERVER" or "mcp/SERVER:TOOL" (see extensions.Set.Restrict).
+// An unknown name in allow is an error, so a typo never silently removes
+// every tool.
 func Catalog(d Deps, allow []string) (*tools.Catalog, error) {
-	all := All(d)
 	if len(allow) == 0 {
-		return tools.NewCatalog(all...)
+		return tools.NewCatalog(All(d)...)
+	}
+	set, allow, err := d.Extensions.Restrict(allow)
+	if err != nil {
+		return nil, err
 	}
 	byName := map[string]tools.Tool{}
-	for _, t := range all {
+	for _, t := range builtins(d) {
+		byName[t.Spec().Name] = t
+	}
+	for _, t := range d.Extensions.CommandTools() {
 		byName[t.Spec().Name] = t
 	}
 	var kept []tools.Tool
@@ -90,5 +121,5 @@ func Catalog(d Deps, allow []string) (*tools.Catalog, error) {
 			kept = append(kept, t)
 		}
 	}
-	return tools.NewCatalog(kept...)
+	return tools.NewCatalog(append(kept, extensionTools(d, set)...)...)
 }
