@@ -29,7 +29,9 @@ var (
 	profileNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 	envNameRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	// Tool names as the strictest provider (OpenAI) accepts them.
-	toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	// toolNameRE is the name every provider accepts: Gemini wants a letter or
+	// '_' first.
+	toolNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
 )
 
 // ValidateProfileName checks that name can name a profile: 1–64 letters,
@@ -245,7 +247,7 @@ func (s *SearchConfig) validate() error {
 
 func validateCommandTool(name string, t *CommandTool) error {
 	if !toolNameRE.MatchString(name) {
-		return errors.New("a tool name may only use 1-64 letters, digits, '_' and '-'")
+		return errors.New("a tool name is 1-64 letters, digits, '_' and '-', starting with a letter or '_'")
 	}
 	if t == nil || len(t.Command) == 0 || t.Command[0] == "" {
 		return errors.New("command is required (an argv list, e.g. [\"./tool.sh\", \"--json\"])")
