@@ -203,7 +203,7 @@ func firstSentence(s string) string {
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i+1]
 	}
-	return clip(s, 100)
+	return clip(s, 72)
 }
 
 func newCmdToolsShow(f *Factory) *cobra.Command {
