@@ -16,17 +16,6 @@ const (
 	toolSearchMaxSummary   = 200
 )
 
-// toolSearchSchema is the argument schema of tavo_tool_search.
-const toolSearchSchema = `{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "minLength": 1, "description": "The capability you need, in a few words, e.g. \"list saved files\"."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Most tools to load (default 5)."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`
-
 // NewToolSearch returns tavo_tool_search: it searches the run's built-in
 // tools that are not visible yet and reveals the matches, which become
 // callable from the next round.
@@ -44,65 +33,105 @@ func (toolSearch) Spec() Spec {
 			"the tools you can see fits the task (for example saving or listing files, variables, memory or a " +
 			"to-do list), describe the capability you need in a few words. Matching tools become callable in " +
 			"your next response.",
-		Parameters: json.RawMessage(toolSearchSchema),
+		Parameters: SearchSchema("list saved files"),
 		Resident:   true,
 		Source:     SourceBuiltin,
 	}
 }
 
-// toolMatch is one match as the model reads it.
-type toolMatch struct {
+// SearchMatch is one match of a tool search as the model reads it.
+type SearchMatch struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 }
 
-// toolSearchResult is the result of tavo_tool_search.
-type toolSearchResult struct {
-	Matches []toolMatch `json:"matches"`
-	Note    string      `json:"note"`
+// SearchResult is what a tool search returns to the model.
+type SearchResult struct {
+	Matches []SearchMatch `json:"matches"`
+	Note    string        `json:"note"`
 }
 
-// Run searches, reveals and reports the matches.
-func (toolSearch) Run(ctx context.Context, call *Call) (any, error) {
+// SearchArgs are the arguments of a tool search: {query, limit}.
+type SearchArgs struct {
+	Query string
+	Limit int
+}
+
+// SearchSchema is the argument schema of a tool search; example is a
+// capability the model might ask for.
+func SearchSchema(example string) json.RawMessage {
+	return json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "query": {"type": "string", "minLength": 1, "description": "The capability you need, in a few words, e.g. \"` + example + `\"."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Most tools to load (default 5)."}
+  },
+  "required": ["query"],
+  "additionalProperties": false
+}`)
+}
+
+// ParseSearchArgs reads validated tool-search arguments.
+func ParseSearchArgs(raw json.RawMessage) (SearchArgs, error) {
 	var args struct {
 		Query string `json:"query"`
 		Limit *int   `json:"limit"`
 	}
-	if err := json.Unmarshal(call.Args, &args); err != nil {
-		return nil, Errorf(CodeInvalidArguments, "arguments are not valid JSON")
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return SearchArgs{}, Errorf(CodeInvalidArguments, "arguments are not valid JSON")
 	}
-	query := strings.TrimSpace(args.Query)
-	if query == "" {
-		return nil, InvalidArgument("query", "non-empty string", "string")
+	a := SearchArgs{Query: strings.TrimSpace(args.Query), Limit: toolSearchDefaultLimit}
+	if a.Query == "" {
+		return SearchArgs{}, InvalidArgument("query", "non-empty string", "string")
 	}
-	limit := toolSearchDefaultLimit
 	if args.Limit != nil {
-		limit = *args.Limit
+		a.Limit = *args.Limit
 	}
-	env := call.Env
-	res := toolSearchResult{Matches: []toolMatch{}}
-	if env.Catalog != nil && env.Visibility != nil {
-		skip := func(name string) bool {
-			s, ok := env.Catalog.SpecOf(name)
-			return !ok || s.Source != SourceBuiltin || name == ToolSearchName || env.Visibility.IsVisible(name)
-		}
+	return a, nil
+}
+
+// RevealMatches searches env's catalog for the tools skip does not rule
+// out, reveals the matches (callable from the next round) and says so;
+// kind names what was searched ("built-in", "extension").
+func RevealMatches(env *Env, a SearchArgs, skip func(name string) bool, kind string) SearchResult {
+	res := SearchResult{Matches: []SearchMatch{}}
+	if env != nil && env.Catalog != nil {
 		var names []string
-		for _, s := range env.Catalog.Search(query, limit, skip) {
-			res.Matches = append(res.Matches, toolMatch{Name: s.Name, Description: summary(s.Description)})
+		for _, s := range env.Catalog.Search(a.Query, a.Limit, skip) {
+			res.Matches = append(res.Matches, SearchMatch{Name: s.Name, Description: Summary(s.Description)})
 			names = append(names, s.Name)
 		}
-		env.Visibility.Reveal(names...)
+		if env.Visibility != nil {
+			env.Visibility.Reveal(names...)
+		}
 	}
 	if len(res.Matches) == 0 {
-		res.Note = "No built-in tool that is not already loaded matches; try other words or use the tools you have."
+		res.Note = "No " + kind + " tool that is not already loaded matches; try other words or use the tools you have."
 	} else {
 		res.Note = "These tools are loaded and callable from your next response; their full descriptions and parameters come with it."
 	}
-	return res, nil
+	return res
 }
 
-// summary is the first sentence of a description, cut to a short length.
-func summary(desc string) string {
+// Run searches, reveals and reports the matches.
+func (toolSearch) Run(ctx context.Context, call *Call) (any, error) {
+	a, err := ParseSearchArgs(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	env := call.Env
+	if env == nil || env.Catalog == nil || env.Visibility == nil {
+		return RevealMatches(nil, a, nil, "built-in"), nil
+	}
+	skip := func(name string) bool {
+		s, ok := env.Catalog.SpecOf(name)
+		return !ok || s.Source != SourceBuiltin || name == ToolSearchName || env.Visibility.IsVisible(name)
+	}
+	return RevealMatches(env, a, skip, "built-in"), nil
+}
+
+// Summary is the first sentence of a description, cut to a short length.
+func Summary(desc string) string {
 	desc = strings.TrimSpace(desc)
 	if i := strings.Index(desc, ". "); i >= 0 {
 		desc = desc[:i+1]

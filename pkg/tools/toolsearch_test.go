@@ -48,7 +48,7 @@ func TestToolSearchSkipsVisibleAndExtensions(t *testing.T) {
 	x, env := toolSearchEnv(t)
 	out := x.Execute(context.Background(), env, call(ToolSearchName, `{"query":"list weather tool search"}`))
 	var res struct {
-		Result toolSearchResult `json:"result"`
+		Result SearchResult `json:"result"`
 	}
 	if err := json.Unmarshal([]byte(out.Envelope), &res); err != nil {
 		t.Fatal(err)
@@ -96,8 +96,8 @@ func TestSummary(t *testing.T) {
 		strings.Repeat("é", 300): strings.Repeat("é", 200) + "…",
 	}
 	for in, want := range tests {
-		if got := summary(in); got != want {
-			t.Errorf("summary(%.20q) = %.30q, want %.30q", in, got, want)
+		if got := Summary(in); got != want {
+			t.Errorf("Summary(%.20q) = %.30q, want %.30q", in, got, want)
 		}
 	}
 }
