@@ -159,17 +159,16 @@ or both at once. Whatever is not given is kept. -o json prints the new
 				return err
 			}
 			defer st.Close()
-			m, err := st.Memory(cmd.Context())
+			m, err := st.UpdateMemory(cmd.Context(), func(m *store.Memory) error {
+				if enable || disable {
+					m.Enabled = enable
+				}
+				if len(args) > 0 {
+					m.Items = items
+				}
+				return nil
+			})
 			if err != nil {
-				return &ExitError{Code: 1, Err: err}
-			}
-			if enable || disable {
-				m.Enabled = enable
-			}
-			if len(args) > 0 {
-				m.Items = items
-			}
-			if err := st.SetMemory(cmd.Context(), m); err != nil {
 				return &ExitError{Code: 1, Err: err}
 			}
 			return memoryDone(f, out, m)
@@ -197,12 +196,11 @@ appended later are injected if it was on. -o json prints the new {enabled, memor
 				return err
 			}
 			defer st.Close()
-			m, err := st.Memory(cmd.Context())
+			m, err := st.UpdateMemory(cmd.Context(), func(m *store.Memory) error {
+				m.Items = []string{}
+				return nil
+			})
 			if err != nil {
-				return &ExitError{Code: 1, Err: err}
-			}
-			m.Items = []string{}
-			if err := st.SetMemory(cmd.Context(), m); err != nil {
 				return &ExitError{Code: 1, Err: err}
 			}
 			return memoryDone(f, out, m)

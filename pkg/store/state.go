@@ -60,6 +60,32 @@ func (s *Store) AppendMemory(ctx context.Context, items []string) (Memory, error
 	return m, err
 }
 
+// UpdateMemory reads the memory, lets change edit it and writes the result,
+// in one write transaction: a concurrent append or toggle is never lost. An
+// error from change aborts the update and is returned as is.
+func (s *Store) UpdateMemory(ctx context.Context, change func(*Memory) error) (Memory, error) {
+	var m Memory
+	var changeErr error
+	err := s.write(ctx, "updating memory", func(tx *sql.Tx) error {
+		var err error
+		m, err = readMemory(tx.QueryRowContext(ctx, `SELECT value FROM kv WHERE key = ?`, memoryKey))
+		if err != nil {
+			return err
+		}
+		if changeErr = change(&m); changeErr != nil {
+			return changeErr
+		}
+		if err := validItems(m.Items); err != nil {
+			return fmt.Errorf("store: updating memory: %w", err)
+		}
+		return s.putMemory(ctx, tx, m)
+	})
+	if changeErr != nil {
+		return Memory{}, changeErr
+	}
+	return m, err
+}
+
 func readMemory(row *sql.Row) (Memory, error) {
 	m := Memory{Items: []string{}}
 	var v string

@@ -89,17 +89,16 @@ func (a *updateArgs) check(*tools.Env) error {
 // Run replaces what was given and keeps the rest.
 func (t *memoryUpdate) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *updateArgs) (any, error) {
-		m, err := st.Memory(ctx)
+		m, err := st.UpdateMemory(ctx, func(m *store.Memory) error {
+			if a.Enabled != nil {
+				m.Enabled = *a.Enabled
+			}
+			if a.Memories != nil {
+				m.Items = *a.Memories
+			}
+			return nil
+		})
 		if err != nil {
-			return nil, storeError(err, "")
-		}
-		if a.Enabled != nil {
-			m.Enabled = *a.Enabled
-		}
-		if a.Memories != nil {
-			m.Items = *a.Memories
-		}
-		if err := st.SetMemory(ctx, m); err != nil {
 			return nil, storeError(err, "")
 		}
 		return m, nil
@@ -123,20 +122,26 @@ func (a *appendArgs) check(*tools.Env) error {
 	return nil
 }
 
-// Run appends, after checking the memory stays within its limits. The check
-// and the append are two steps: a concurrent writer may push the memory a
-// little past a limit, which the next write then refuses.
+// Run appends, checking in the same transaction that the memory stays
+// within its limits, so concurrent writers cannot push it past them.
 func (t *memoryAppend) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *appendArgs) (any, error) {
-		cur, err := st.Memory(ctx)
+		m, err := st.UpdateMemory(ctx, func(m *store.Memory) error {
+			items := append(append([]string(nil), m.Items...), a.Items...)
+			if err := CheckMemorySize(items); err != nil {
+				return memoryToolError(err, "items")
+			}
+			m.Items = items
+			return nil
+		})
 		if err != nil {
+			var te *tools.Error
+			if errors.As(err, &te) {
+				return nil, te
+			}
 			return nil, storeError(err, "")
 		}
-		if err := CheckMemorySize(append(cur.Items, a.Items...)); err != nil {
-			return nil, memoryToolError(err, "items")
-		}
-		m, err := st.AppendMemory(ctx, a.Items)
-		return m, storeError(err, "")
+		return m, nil
 	})
 }
 
