@@ -43,11 +43,7 @@ func newCmdMemoryShow(f *Factory) *cobra.Command {
 (a note's further lines are indented). -o json prints {enabled, memories}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
@@ -187,11 +183,7 @@ func newCmdMemoryClear(f *Factory) *cobra.Command {
 appended later are injected if it was on. -o json prints the new {enabled, memories}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}

@@ -113,11 +113,7 @@ JSON whatever its type (and --jq filters it). A missing variable is exit 1.`,
 			if err != nil {
 				return err
 			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
@@ -298,11 +294,7 @@ clipped). -o json prints one object {name: value}; -o ndjson one
 			if len(args) == 1 {
 				prefix = args[0]
 			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
+			out, st, err := storeOutput(cmd, f)
 			if err != nil {
 				return err
 			}
