@@ -14,6 +14,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/tools"
+	"github.com/tavo-cli/tavo/pkg/tools/toolstest"
 )
 
 // harness runs file tool calls through a real executor, so schema
@@ -42,30 +43,14 @@ func newHarness(t *testing.T) *harness {
 }
 
 // envelope is a decoded result envelope.
-type envelope struct {
-	OK        bool            `json:"ok"`
-	Result    json.RawMessage `json:"result"`
-	Truncated bool            `json:"truncated"`
-	Error     *struct {
-		Code    string         `json:"code"`
-		Message string         `json:"message"`
-		Details map[string]any `json:"details"`
-	} `json:"error"`
-}
+type envelope = toolstest.Envelope
 
 // call runs one call and decodes its envelope; the envelope must never show
 // the data directory.
 func (h *harness) call(env *tools.Env, name, args string) envelope {
 	h.t.Helper()
 	out := h.x.Execute(context.Background(), env, providers.ToolCall{ID: "c1", Name: name, Arguments: args})
-	if strings.Contains(out.Envelope, h.dataDir) {
-		h.t.Fatalf("%s: the envelope shows the data directory: %s", name, out.Envelope)
-	}
-	var e envelope
-	if err := json.Unmarshal([]byte(out.Envelope), &e); err != nil {
-		h.t.Fatalf("%s: bad envelope %q: %v", name, out.Envelope, err)
-	}
-	return e
+	return toolstest.Decode(h.t, name, out.Envelope, h.dataDir)
 }
 
 func (h *harness) ok(name, args string) envelope {
