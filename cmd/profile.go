@@ -778,59 +778,13 @@ func diagnose(ctx context.Context, f *Factory, name string, transport http.Round
 	return rep
 }
 
-// modelsURL is the model-list endpoint of r's protocol, a cheap
-// authenticated GET that every real server of that protocol answers.
-func modelsURL(r *config.Resolved) (string, error) {
-	var path string
-	switch r.Protocol {
-	case providers.ProtocolAnthropic:
-		path = "/v1/models"
-	case providers.ProtocolGemini:
-		path = "/v1beta/models"
-	default:
-		path = "/models"
-	}
-	u, err := url.Parse(r.BaseURL + path)
-	if err != nil {
-		return "", err
-	}
-	if len(r.Query) > 0 {
-		q := u.Query()
-		for k, v := range r.Query {
-			q.Set(k, v)
-		}
-		u.RawQuery = q.Encode()
-	}
-	return u.String(), nil
-}
-
-// setAuth puts the key where r's protocol (or the profile's auth_header)
-// expects it.
-func setAuth(h http.Header, r *config.Resolved) {
-	if r.Protocol == providers.ProtocolAnthropic {
-		h.Set("anthropic-version", "2023-06-01")
-	}
-	if r.APIKey == "" {
-		return
-	}
-	switch {
-	case r.AuthHeader != "":
-		h.Set(r.AuthHeader, r.APIKey)
-	case r.Protocol == providers.ProtocolAnthropic:
-		h.Set("x-api-key", r.APIKey)
-	case r.Protocol == providers.ProtocolGemini:
-		h.Set("x-goog-api-key", r.APIKey)
-	default:
-		h.Set("Authorization", "Bearer "+r.APIKey)
-	}
-}
-
-// probeEndpoint asks the API for its model list and reads the answer.
-// Redirects are not followed: a key must not travel to another host, and
+// probeEndpoint asks the API for its model list and reads the answer. The
+// request is providers.ModelsRequest: the URL and headers a run would send
+// (overrides included), with the model-list path. Redirects are not followed: a key must not travel to another host, and
 // a redirect usually means a wrong base URL anyway.
 func probeEndpoint(ctx context.Context, r *config.Resolved, transport http.RoundTripper, timeout time.Duration) diagnoseCheck {
 	c := diagnoseCheck{Name: "endpoint"}
-	target, err := modelsURL(r)
+	target, header, err := providers.ModelsRequest(r.Protocol, r.ProviderConfig())
 	if err != nil {
 		c.Detail = "cannot build the request URL: " + err.Error()
 		return c
@@ -842,11 +796,7 @@ func probeEndpoint(ctx context.Context, r *config.Resolved, transport http.Round
 		c.Detail = "cannot build the request: " + err.Error()
 		return c
 	}
-	for k, v := range r.Headers {
-		req.Header.Set(k, v)
-	}
-	setAuth(req.Header, r)
-	req.Header.Set("User-Agent", "tavo/"+Version)
+	req.Header = header
 
 	client := &http.Client{
 		Transport:     transport,

@@ -15,6 +15,10 @@ import (
 
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/config"
+	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/codecs"
+	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
 // profileEnv is a test environment: a temp config path and variables.
@@ -452,4 +456,104 @@ func TestProbeEndpointWithKnownMissingKey(t *testing.T) {
 	if !c.OK || c.HTTPStatus != 401 || !strings.Contains(c.Detail, "reachable") {
 		t.Fatalf("%+v", c)
 	}
+}
+
+// TestDiagnoseVersionedBaseURL runs `tavo profile diagnose` on profiles
+// whose base URL already ends in the API version: the probe must not add a
+// second one (it once asked Anthropic for …/v1/v1/models).
+func TestDiagnoseVersionedBaseURL(t *testing.T) {
+	srv := fake.NewServer(t)
+	e := newProfileEnv(t)
+	for _, tc := range []struct{ protocol, base, want string }{
+		{"anthropic", "/v1", "/v1/models"},
+		{"anthropic", "/proxy/v1/", "/proxy/v1/models"},
+		{"gemini", "/v1beta", "/v1beta/models"},
+		{"openai", "/v1/", "/v1/models"},
+		{"openai-responses", "/v1", "/v1/models"},
+	} {
+		e.must("profile", "set", "p", "--protocol", tc.protocol, "--base-url", srv.URL+tc.base, "--model", "m", "--key-env", "P_KEY")
+		e.vars["P_KEY"] = "k"
+		out, _, code := e.run("profile", "diagnose", "p")
+		if code != 0 || !strings.Contains(out, "ok    endpoint  GET "+srv.URL+tc.want+": HTTP 200 in ") {
+			t.Errorf("%s %s: exit %d\n%s", tc.protocol, tc.base, code, out)
+		}
+		reqs := srv.Requests()
+		if last := reqs[len(reqs)-1]; last.Path != tc.want {
+			t.Errorf("%s %s: probed %s", tc.protocol, tc.base, last.Path)
+		}
+	}
+}
+
+// TestDiagnoseSendsWhatARunSends resolves profiles with every kind of
+// override, then sends diagnose's probe and a run's request for each to
+// the fake: the probe must reach the run's API root with the run's query
+// and headers, the profile's anthropic-version and auth header included.
+func TestDiagnoseSendsWhatARunSends(t *testing.T) {
+	srv := fake.NewServer(t)
+	runPath := map[providers.Protocol]string{
+		providers.ProtocolOpenAI: "/chat/completions", providers.ProtocolOpenAIResponses: "/responses",
+		providers.ProtocolAnthropic: "/messages", providers.ProtocolGemini: "/models/m:generateContent",
+	}
+	profiles := []config.Profile{
+		{BaseURL: srv.URL + "/v1"},
+		{BaseURL: srv.URL + "/gw/"},
+		{BaseURL: srv.URL, Headers: map[string]string{"anthropic-version": "2024-10-22", "X-Team": "core"}},
+		{BaseURL: srv.URL + "/openai", AuthHeader: "api-key", Query: map[string]string{"api-version": "2024-10-21"}},
+	}
+	for _, proto := range providers.AllProtocols() {
+		for i, p := range profiles {
+			p.Protocol, p.Model, p.APIKey = string(proto), "m", "k"
+			cfg := &config.Config{Profiles: map[string]*config.Profile{"p": &p}}
+			r, err := cfg.Resolve(config.Overrides{Profile: "p"}, func(string) string { return "" })
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := len(srv.Requests())
+			if c := probeEndpoint(context.Background(), r, http.DefaultTransport, time.Minute); !c.OK {
+				t.Fatalf("%s %d: %+v", proto, i, c)
+			}
+			srv.Enqueue(fake.Reply{Text: "hi"})
+			prov, err := codecs.New(r.Protocol, r.ProviderConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := &providers.Request{Model: "m", Messages: []providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: "hi"}}}}}
+			if _, err := prov.Complete(context.Background(), req, &providertest.Sink{}); err != nil {
+				t.Fatalf("%s %d: run: %v", proto, i, err)
+			}
+			got := srv.Requests()[before:]
+			probe, run := got[0], got[1]
+			if root, _ := strings.CutSuffix(run.Path, runPath[proto]); probe.Path != root+"/models" {
+				t.Errorf("%s %d: probe %s, run %s", proto, i, probe.Path, run.Path)
+			}
+			if probe.Query != run.Query {
+				t.Errorf("%s %d: query: probe %q, run %q", proto, i, probe.Query, run.Query)
+			}
+			for _, h := range []http.Header{probe.Header, run.Header} {
+				h.Del("Content-Length")
+				h.Del("Accept-Encoding")
+			}
+			if !equalHeaders(probe.Header, run.Header) {
+				t.Errorf("%s %d: headers\nprobe %v\nrun   %v", proto, i, probe.Header, run.Header)
+			}
+			if v := p.Headers["anthropic-version"]; v != "" && probe.Header.Get("Anthropic-Version") != v {
+				t.Errorf("%s %d: anthropic-version %q", proto, i, probe.Header.Get("Anthropic-Version"))
+			}
+			if p.AuthHeader != "" && (probe.Header.Get("Api-Key") != "k" || probe.Header.Get("Authorization") != "") {
+				t.Errorf("%s %d: auth_header: %v", proto, i, probe.Header)
+			}
+		}
+	}
+}
+
+func equalHeaders(a, b http.Header) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if strings.Join(v, "\x00") != strings.Join(b[k], "\x00") {
+			return false
+		}
+	}
+	return true
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
@@ -84,7 +85,7 @@ as one NDJSON line (see docs/events.md); -o json prints one final document.
 func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl := c.Flags()
 	fl.StringVarP(&o.Profile, "profile", "p", "", "profile from the config file (env TAVO_PROFILE)")
-	fl.StringVar(&o.Provider, "provider", "", "protocol: openai|openai-responses|anthropic|gemini")
+	fl.StringVar(&o.Provider, "provider", "", "protocol: "+strings.Join(providers.ProtocolNames(), "|"))
 	fl.StringVarP(&o.Model, "model", "m", "", "model name")
 	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	fl.StringVar(&o.System, "system", "", "system prompt, or @FILE to read it from a file")
@@ -295,7 +296,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	if err != nil {
 		return nil, usageError(err)
 	}
-	provider, err := newProvider(res)
+	provider, err := codecs.New(res.Protocol, res.ProviderConfig())
 	if err != nil {
 		return nil, usageError(err)
 	}

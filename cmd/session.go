@@ -16,6 +16,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
@@ -377,7 +378,7 @@ Errors: context_limits_missing (exit 2), nothing_to_compact, compaction_failed (
 			if window <= 0 {
 				return usageError(fmt.Errorf("%s: the profile sets no context_window; add one with `tavo profile set NAME --context-window N`", runner.CodeContextLimitsMissing))
 			}
-			provider, err := newProvider(res)
+			provider, err := codecs.New(res.Protocol, res.ProviderConfig())
 			if err != nil {
 				return usageError(err)
 			}

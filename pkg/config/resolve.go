@@ -77,26 +77,19 @@ func (r *Resolved) ProviderConfig() providers.Config {
 	}
 }
 
-// protocolInfo is what tavo knows about a protocol's usual environment.
-type protocolInfo struct {
-	defaultBaseURL string
-	baseURLEnv     string
-	keyEnvs        []string
-}
-
-var protocolInfos = map[providers.Protocol]protocolInfo{
-	providers.ProtocolOpenAI:          {"https://api.openai.com/v1", "OPENAI_BASE_URL", []string{"OPENAI_API_KEY"}},
-	providers.ProtocolOpenAIResponses: {"https://api.openai.com/v1", "OPENAI_BASE_URL", []string{"OPENAI_API_KEY"}},
-	providers.ProtocolAnthropic:       {"https://api.anthropic.com", "ANTHROPIC_BASE_URL", []string{"ANTHROPIC_API_KEY"}},
-	providers.ProtocolGemini:          {"https://generativelanguage.googleapis.com", "GOOGLE_GEMINI_BASE_URL", []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}},
-}
-
 // inferOrder is the preference among protocols when no profile or
-// --provider says, and several keys are in the environment.
-var inferOrder = []providers.Protocol{providers.ProtocolOpenAI, providers.ProtocolAnthropic, providers.ProtocolGemini}
+// --provider says, and several keys are in the environment. Responses is
+// left out: it shares OpenAI's variables, and Chat Completions is what
+// every OpenAI-compatible server speaks. The variables themselves are in
+// the protocol table (providers.Lookup).
+var inferOrder = [...]providers.Protocol{providers.ProtocolOpenAI, providers.ProtocolAnthropic, providers.ProtocolGemini}
 
-// DefaultBaseURL returns the official API root of protocol p.
-func DefaultBaseURL(p providers.Protocol) string { return protocolInfos[p].defaultBaseURL }
+// protocolInfo returns the table entry of a protocol that validation has
+// already accepted.
+func protocolInfo(p providers.Protocol) providers.ProtocolInfo {
+	info, _ := providers.Lookup(p)
+	return info
+}
 
 // Resolve combines the profile (o.Profile, else TAVO_PROFILE, else the
 // default profile), the flags in o and the environment into the provider
@@ -149,7 +142,7 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 		return nil, err
 	}
 	r.Protocol = proto
-	info := protocolInfos[proto]
+	info := protocolInfo(proto)
 
 	switch {
 	case o.BaseURL != "":
@@ -159,13 +152,13 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 		}
 	case p.BaseURL != "":
 		r.BaseURL, r.BaseURLSource = p.BaseURL, "profile"
-	case getenv(info.baseURLEnv) != "":
-		r.BaseURL, r.BaseURLSource = getenv(info.baseURLEnv), "env "+info.baseURLEnv
+	case getenv(info.BaseURLEnv) != "":
+		r.BaseURL, r.BaseURLSource = getenv(info.BaseURLEnv), "env "+info.BaseURLEnv
 		if err := ValidateBaseURL(r.BaseURL); err != nil {
-			return nil, errorf("%s %v", info.baseURLEnv, err)
+			return nil, errorf("%s %v", info.BaseURLEnv, err)
 		}
 	default:
-		r.BaseURL, r.BaseURLSource = info.defaultBaseURL, "default"
+		r.BaseURL, r.BaseURLSource = info.DefaultBaseURL, "default"
 	}
 	r.BaseURL = strings.TrimRight(r.BaseURL, "/")
 
@@ -210,8 +203,8 @@ func (c *Config) unknownProfile(name, from string) *Error {
 func (c *Config) pickProtocol(r *Resolved, p Profile, o Overrides, getenv func(string) string) (providers.Protocol, error) {
 	switch {
 	case o.Provider != "":
-		if _, ok := protocolInfos[providers.Protocol(o.Provider)]; !ok {
-			return "", errorf("unknown provider %q: use %s", o.Provider, strings.Join(Protocols, ", "))
+		if _, ok := providers.Lookup(providers.Protocol(o.Provider)); !ok {
+			return "", errorf("unknown provider %q: use %s", o.Provider, strings.Join(providers.ProtocolNames(), ", "))
 		}
 		return providers.Protocol(o.Provider), nil
 	case p.Protocol != "":
@@ -220,9 +213,10 @@ func (c *Config) pickProtocol(r *Resolved, p Profile, o Overrides, getenv func(s
 		return DefaultProtocol, nil
 	}
 	var found []providers.Protocol
-	var vars []string
+	var vars, usual []string
 	for _, proto := range inferOrder {
-		for _, k := range protocolInfos[proto].keyEnvs {
+		usual = append(usual, protocolInfo(proto).KeyEnvs[0])
+		for _, k := range protocolInfo(proto).KeyEnvs {
 			if getenv(k) != "" {
 				found = append(found, proto)
 				vars = append(vars, k)
@@ -238,21 +232,21 @@ func (c *Config) pickProtocol(r *Resolved, p Profile, o Overrides, getenv func(s
 	}
 	// A base URL alone means an OpenAI-compatible server, typically a local
 	// one that needs no key.
-	if o.BaseURL != "" || getenv("OPENAI_BASE_URL") != "" {
+	if o.BaseURL != "" || getenv(protocolInfo(providers.ProtocolOpenAI).BaseURLEnv) != "" {
 		return providers.ProtocolOpenAI, nil
 	}
 	for _, proto := range inferOrder[1:] {
-		if getenv(protocolInfos[proto].baseURLEnv) != "" {
+		if getenv(protocolInfo(proto).BaseURLEnv) != "" {
 			return proto, nil
 		}
 	}
-	return "", errorf("no provider configured: set OPENAI_API_KEY (or ANTHROPIC_API_KEY, GEMINI_API_KEY), pass --provider/--base-url/-m, or create a profile with `tavo profile set`")
+	return "", errorf("no provider configured: set %s (or %s), pass --provider/--base-url/-m, or create a profile with `tavo profile set`", usual[0], strings.Join(usual[1:], ", "))
 }
 
 // resolveKey finds the key: the variable the profile names, the key in the
 // profile, else the protocol's usual variables. A server on this machine
 // needs none.
-func (r *Resolved) resolveKey(p Profile, info protocolInfo, getenv func(string) string) {
+func (r *Resolved) resolveKey(p Profile, info providers.ProtocolInfo, getenv func(string) string) {
 	local := IsLoopback(r.BaseURL)
 	inProfile := ""
 	if r.ProfileName != "" {
@@ -271,24 +265,24 @@ func (r *Resolved) resolveKey(p Profile, info protocolInfo, getenv func(string) 
 		r.APIKey, r.KeySource = p.APIKey, "config"
 		return
 	}
-	r.KeyEnv = info.keyEnvs[0]
+	r.KeyEnv = info.KeyEnvs[0]
 	// The usual variables hold a key for the official API. A profile that
 	// points elsewhere must name its own key, or the OpenAI key would go to
 	// a third party by accident.
-	if r.BaseURLSource == "profile" && !local && !sameHost(r.BaseURL, info.defaultBaseURL) {
+	if r.BaseURLSource == "profile" && !local && !sameHost(r.BaseURL, info.DefaultBaseURL) {
 		r.KeyEnv = ""
 		r.KeyProblem = fmt.Sprintf("no API key for %s%s: run `tavo profile set %s --key-env VAR` (tavo sends %s only to %s)",
-			hostOf(r.BaseURL), inProfile, r.ProfileName, info.keyEnvs[0], hostOf(info.defaultBaseURL))
+			hostOf(r.BaseURL), inProfile, r.ProfileName, info.KeyEnvs[0], hostOf(info.DefaultBaseURL))
 		return
 	}
-	for _, k := range info.keyEnvs {
+	for _, k := range info.KeyEnvs {
 		if v := getenv(k); v != "" {
 			r.APIKey, r.KeySource, r.KeyEnv = v, "env "+k, k
 			return
 		}
 	}
 	if !local {
-		r.KeyProblem = fmt.Sprintf("no API key: set %s%s", strings.Join(info.keyEnvs, " or "), inProfile)
+		r.KeyProblem = fmt.Sprintf("no API key: set %s%s", strings.Join(info.KeyEnvs, " or "), inProfile)
 	}
 }
 

@@ -11,10 +11,14 @@ import (
 	"time"
 
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
-// Protocols lists the protocol names a profile or --provider may use.
-var Protocols = []string{"openai", "openai-responses", "anthropic", "gemini"}
+// Protocols lists the protocol names a profile or --provider may use, in
+// the order of the protocol table (providers.ProtocolNames), which is where
+// they are defined.
+var Protocols = providers.ProtocolNames()
 
 // ReasoningContexts lists the values of reasoning_context.
 var ReasoningContexts = []string{"off", "since-user", "active-chain"}
@@ -77,8 +81,8 @@ func (c *Config) Validate() error {
 // Validate checks p's values. Messages never repeat a value that could be a
 // secret (api_key_env, header values).
 func (p *Profile) Validate() error {
-	if p.Protocol != "" && !slices.Contains(Protocols, p.Protocol) {
-		return fmt.Errorf("protocol %q is not one of %s", p.Protocol, strings.Join(Protocols, ", "))
+	if _, ok := providers.Lookup(providers.Protocol(p.Protocol)); p.Protocol != "" && !ok {
+		return fmt.Errorf("protocol %q is not one of %s", p.Protocol, strings.Join(providers.ProtocolNames(), ", "))
 	}
 	if p.BaseURL != "" {
 		if err := ValidateBaseURL(p.BaseURL); err != nil {

@@ -41,13 +41,3 @@ func JoinURL(base *url.URL, path string, query map[string]string) string {
 	}
 	return u.String()
 }
-
-// Endpoint is BaseURL followed by JoinURL: the URL of a protocol whose
-// endpoint is one fixed path below the base, such as /chat/completions.
-func Endpoint(proto Protocol, base, defaultBase, path string, query map[string]string) (string, error) {
-	u, err := BaseURL(proto, base, defaultBase)
-	if err != nil {
-		return "", err
-	}
-	return JoinURL(u, path, query), nil
-}

@@ -2,7 +2,6 @@ package providers
 
 import (
 	"net/url"
-	"strings"
 	"testing"
 )
 
@@ -59,19 +58,5 @@ func TestJoinURL(t *testing.T) {
 		if base.String() != before {
 			t.Errorf("JoinURL changed its base to %s", base)
 		}
-	}
-}
-
-func TestEndpoint(t *testing.T) {
-	got, err := Endpoint(ProtocolOpenAIResponses, "http://127.0.0.1:9/v1/", "https://api.openai.com/v1", "/responses", map[string]string{"k": "v"})
-	if err != nil || got != "http://127.0.0.1:9/v1/responses?k=v" {
-		t.Fatalf("Endpoint = %q, %v", got, err)
-	}
-	got, err = Endpoint(ProtocolOpenAIResponses, "", "https://api.openai.com/v1", "/responses", nil)
-	if err != nil || got != "https://api.openai.com/v1/responses" {
-		t.Fatalf("default Endpoint = %q, %v", got, err)
-	}
-	if _, err := Endpoint(ProtocolOpenAIResponses, "127.0.0.1:9", "https://api.openai.com/v1", "/responses", nil); err == nil || !strings.Contains(err.Error(), "openai-responses base URL") {
-		t.Fatalf("relative base: err = %v", err)
 	}
 }

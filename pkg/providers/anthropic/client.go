@@ -26,17 +26,9 @@ package anthropic
 
 import (
 	"context"
-	"net/http"
-	"strings"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
-
-// DefaultBaseURL is used when the configuration names none.
-const DefaultBaseURL = "https://api.anthropic.com"
-
-// APIVersion is sent as the anthropic-version header.
-const APIVersion = "2023-06-01"
 
 // DefaultMaxTokens is max_tokens when the request sets no output limit.
 const DefaultMaxTokens = 8192
@@ -44,6 +36,7 @@ const DefaultMaxTokens = 8192
 // Client speaks the Messages API to one endpoint.
 type Client struct {
 	cfg       providers.Config
+	info      providers.ProtocolInfo
 	endpoint  string
 	urlErr    error
 	transport *providers.Transport
@@ -51,7 +44,8 @@ type Client struct {
 
 // New returns a Client for cfg.
 func New(cfg providers.Config) *Client {
-	c := &Client{cfg: cfg, transport: providers.NewTransport(cfg)}
+	info, _ := providers.Lookup(providers.ProtocolAnthropic)
+	c := &Client{cfg: cfg, info: info, transport: providers.NewTransport(cfg)}
 	c.endpoint, c.urlErr = endpoint(cfg.BaseURL, cfg.Query)
 	return c
 }
@@ -67,28 +61,16 @@ func (c *Client) RequiresActiveChain() bool { return true }
 // are *providers.Error.
 func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {
 	return c.transport.Complete(ctx, &providers.Exchange{
-		URL: c.endpoint, Err: c.urlErr, Header: c.header(req.Stream), Secret: c.cfg.APIKey,
+		URL: c.endpoint, Err: c.urlErr, Header: c.info.RequestHeader(c.cfg, req.Stream), Secret: c.cfg.APIKey,
 		Encode: encodeRequest, Classify: classifyHTTP, DecodeStream: decodeStream, DecodeJSON: decodeJSON,
 	}, req, sink)
 }
 
-// header builds the request headers: the API version and the key in
-// x-api-key, then the profile's own headers, which may override any
-// (anthropic-beta, a newer anthropic-version).
-func (c *Client) header(stream bool) http.Header {
-	fixed := map[string]string{"Anthropic-Version": APIVersion}
-	return providers.RequestHeader(c.cfg, stream, providers.Auth{Header: "X-Api-Key"}, fixed)
-}
-
 // endpoint joins the base URL, /v1/messages and the configured query. A base
-// that already ends in /v1 (a proxy configured with it) gets no second /v1.
+// that already ends in /v1 (a proxy configured with it) gets no second /v1
+// (see providers.ProtocolInfo.APIRoot). The profile's headers may override
+// the fixed anthropic-version (a newer one) or add anthropic-beta.
 func endpoint(base string, query map[string]string) (string, error) {
-	u, err := providers.BaseURL(providers.ProtocolAnthropic, base, DefaultBaseURL)
-	if err != nil {
-		return "", err
-	}
-	if !strings.HasSuffix(u.Path, "/v1") {
-		u.Path += "/v1"
-	}
-	return providers.JoinURL(u, "/messages", query), nil
+	info, _ := providers.Lookup(providers.ProtocolAnthropic)
+	return info.Endpoint(base, "/messages", query)
 }

@@ -25,6 +25,10 @@
 // "fake provider: no scripted reply left for request N", so a test that
 // makes one call too many fails loudly.
 //
+// A GET of a model list ({base}/models, /v1/models, /v1beta/models), as
+// `tavo profile diagnose` sends, is answered with the protocol's list naming
+// ModelID; it is recorded but consumes no queued reply (models.go).
+//
 // # Script format
 //
 // The fakeprovider command (cmd/fakeprovider, or Main) reads a script file:

@@ -120,6 +120,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	validate := s.validate
 	s.mu.Unlock()
 
+	if isModelList(r) {
+		s.serveModels(w, r)
+		return
+	}
+
 	// A request the real API would refuse leaves the queue alone: the
 	// scripted reply was meant for a valid one.
 	if validate {

@@ -32,24 +32,19 @@ package gemini
 import (
 	"context"
 	"errors"
-	"net/http"
+	"maps"
 	"net/url"
 	"strings"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
-// DefaultBaseURL is used when the configuration names none.
-const DefaultBaseURL = "https://generativelanguage.googleapis.com"
-
-// APIVersion is the path segment added to a base URL that has none.
-const APIVersion = "v1beta"
-
 var errNoModel = errors.New("the gemini protocol needs a model name (-m gemini-2.5-flash)")
 
 // Client speaks generateContent to one endpoint.
 type Client struct {
 	cfg       providers.Config
+	info      providers.ProtocolInfo
 	base      *url.URL
 	urlErr    error
 	transport *providers.Transport
@@ -57,8 +52,11 @@ type Client struct {
 
 // New returns a Client for cfg.
 func New(cfg providers.Config) *Client {
-	c := &Client{cfg: cfg, transport: providers.NewTransport(cfg)}
-	c.base, c.urlErr = baseURL(cfg.BaseURL)
+	info, _ := providers.Lookup(providers.ProtocolGemini)
+	c := &Client{cfg: cfg, info: info, transport: providers.NewTransport(cfg)}
+	// The API root is v1beta below the base, unless the base names a
+	// version itself (a proxy configured with …/v1beta, or the stable /v1).
+	c.base, c.urlErr = info.APIRoot(cfg.BaseURL)
 	return c
 }
 
@@ -73,7 +71,7 @@ func (c *Client) RequiresActiveChain() bool { return true }
 // req.Stream is set) and returns the response. Errors are *providers.Error.
 func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {
 	x := &providers.Exchange{
-		Err: c.urlErr, Header: c.header(req.Stream), Secret: c.cfg.APIKey,
+		Err: c.urlErr, Header: c.info.RequestHeader(c.cfg, req.Stream), Secret: c.cfg.APIKey,
 		Encode: encodeRequest, Classify: classifyHTTP, DecodeStream: decodeStream, DecodeJSON: decodeJSON,
 	}
 	// The model is part of the URL: build it only once the base and the
@@ -88,43 +86,17 @@ func (c *Client) Complete(ctx context.Context, req *providers.Request, sink prov
 	return c.transport.Complete(ctx, x, req, sink)
 }
 
-// header builds the request headers: the key in x-goog-api-key, then the
-// profile's own headers, which may override any.
-func (c *Client) header(stream bool) http.Header {
-	return providers.RequestHeader(c.cfg, stream, providers.Auth{Header: "X-Goog-Api-Key"}, nil)
-}
-
-// baseURL parses the base and adds the API version unless it names one
-// (a proxy configured with .../v1beta, or the stable /v1).
-func baseURL(base string) (*url.URL, error) {
-	u, err := providers.BaseURL(providers.ProtocolGemini, base, DefaultBaseURL)
-	if err != nil {
-		return nil, err
-	}
-	last := u.Path[strings.LastIndexByte(u.Path, '/')+1:]
-	if !strings.HasPrefix(last, "v1") {
-		u.Path += "/" + APIVersion
-	}
-	return u, nil
-}
-
 // endpoint is the method URL for model: models/{model}:generateContent, or
 // the model's own path when it has one (tunedModels/x, models/x).
 func (c *Client) endpoint(model string, stream bool) string {
-	u := *c.base
 	if !strings.Contains(model, "/") {
 		model = "models/" + model
 	}
-	method := ":generateContent"
-	q := u.Query()
+	method, query := ":generateContent", c.cfg.Query
 	if stream {
 		method = ":streamGenerateContent"
-		q.Set("alt", "sse")
+		query = map[string]string{"alt": "sse"}
+		maps.Copy(query, c.cfg.Query)
 	}
-	for k, v := range c.cfg.Query {
-		q.Set(k, v)
-	}
-	u.Path += "/" + model + method
-	u.RawQuery = q.Encode()
-	return u.String()
+	return providers.JoinURL(c.base, "/"+model+method, query)
 }

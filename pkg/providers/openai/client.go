@@ -14,17 +14,14 @@ package openai
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
-// DefaultBaseURL is used when the configuration names none.
-const DefaultBaseURL = "https://api.openai.com/v1"
-
 // Client speaks Chat Completions to one API.
 type Client struct {
 	cfg       providers.Config
+	info      providers.ProtocolInfo
 	endpoint  string
 	urlErr    error
 	transport *providers.Transport
@@ -32,7 +29,8 @@ type Client struct {
 
 // New returns a Client for cfg.
 func New(cfg providers.Config) *Client {
-	c := &Client{cfg: cfg, transport: providers.NewTransport(cfg)}
+	info, _ := providers.Lookup(providers.ProtocolOpenAI)
+	c := &Client{cfg: cfg, info: info, transport: providers.NewTransport(cfg)}
 	c.endpoint, c.urlErr = endpoint(cfg.BaseURL, cfg.Query)
 	return c
 }
@@ -44,18 +42,13 @@ func (c *Client) Protocol() providers.Protocol { return providers.ProtocolOpenAI
 // Errors are *providers.Error.
 func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {
 	return c.transport.Complete(ctx, &providers.Exchange{
-		URL: c.endpoint, Err: c.urlErr, Header: c.header(req.Stream), Secret: c.cfg.APIKey,
+		URL: c.endpoint, Err: c.urlErr, Header: c.info.RequestHeader(c.cfg, req.Stream), Secret: c.cfg.APIKey,
 		Encode: encodeRequest, Classify: classifyHTTP, DecodeStream: decodeStream, DecodeJSON: decodeJSON,
 	}, req, sink)
 }
 
-// header builds the request headers: content type, auth as a bearer token,
-// then the profile's own headers, which may override either.
-func (c *Client) header(stream bool) http.Header {
-	return providers.RequestHeader(c.cfg, stream, providers.Auth{Header: "Authorization", Prefix: "Bearer "}, nil)
-}
-
 // endpoint joins the base URL, the path and the configured query.
 func endpoint(base string, query map[string]string) (string, error) {
-	return providers.Endpoint(providers.ProtocolOpenAI, base, DefaultBaseURL, "/chat/completions", query)
+	info, _ := providers.Lookup(providers.ProtocolOpenAI)
+	return info.Endpoint(base, "/chat/completions", query)
 }

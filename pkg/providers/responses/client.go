@@ -29,18 +29,15 @@ package responses
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/openai"
 )
 
-// DefaultBaseURL is used when the configuration names none.
-const DefaultBaseURL = openai.DefaultBaseURL
-
 // Client speaks the Responses API to one endpoint.
 type Client struct {
 	cfg       providers.Config
+	info      providers.ProtocolInfo
 	endpoint  string
 	urlErr    error
 	transport *providers.Transport
@@ -48,7 +45,8 @@ type Client struct {
 
 // New returns a Client for cfg.
 func New(cfg providers.Config) *Client {
-	c := &Client{cfg: cfg, transport: providers.NewTransport(cfg)}
+	info, _ := providers.Lookup(providers.ProtocolOpenAIResponses)
+	c := &Client{cfg: cfg, info: info, transport: providers.NewTransport(cfg)}
 	c.endpoint, c.urlErr = endpoint(cfg.BaseURL, cfg.Query)
 	return c
 }
@@ -60,18 +58,13 @@ func (c *Client) Protocol() providers.Protocol { return providers.ProtocolOpenAI
 // are *providers.Error.
 func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {
 	return c.transport.Complete(ctx, &providers.Exchange{
-		URL: c.endpoint, Err: c.urlErr, Header: c.header(req.Stream), Secret: c.cfg.APIKey,
+		URL: c.endpoint, Err: c.urlErr, Header: c.info.RequestHeader(c.cfg, req.Stream), Secret: c.cfg.APIKey,
 		Encode: encodeRequest, Classify: openai.ClassifyHTTP, DecodeStream: decodeStream, DecodeJSON: decodeJSON,
 	}, req, sink)
 }
 
-// header builds the request headers: content type, auth as a bearer token,
-// then the profile's own headers, which may override either.
-func (c *Client) header(stream bool) http.Header {
-	return providers.RequestHeader(c.cfg, stream, providers.Auth{Header: "Authorization", Prefix: "Bearer "}, nil)
-}
-
 // endpoint joins the base URL, /responses and the configured query.
 func endpoint(base string, query map[string]string) (string, error) {
-	return providers.Endpoint(providers.ProtocolOpenAIResponses, base, DefaultBaseURL, "/responses", query)
+	info, _ := providers.Lookup(providers.ProtocolOpenAIResponses)
+	return info.Endpoint(base, "/responses", query)
 }
