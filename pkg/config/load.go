@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -78,12 +79,15 @@ func describeDecodeError(err error) string {
 	return ": " + strings.TrimPrefix(err.Error(), "toml: ")
 }
 
-var typeErrorRE = regexp.MustCompile(`^cannot decode TOML (\w+) into struct field \S+ of type (\S+)$`)
+// typeErrorRE is compiled when a config file has a type error, not at start-up.
+var typeErrorRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^cannot decode TOML (\w+) into struct field \S+ of type (\S+)$`)
+})
 
 // plainTypeError rewrites go-toml's type mismatch, which names Go struct
 // fields, in the file's terms.
 func plainTypeError(msg string) string {
-	m := typeErrorRE.FindStringSubmatch(msg)
+	m := typeErrorRE().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}
