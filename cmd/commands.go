@@ -5,7 +5,7 @@ import "github.com/spf13/cobra"
 // subcommands lists tavo's top-level commands.
 func subcommands(f *Factory) []*cobra.Command {
 	return []*cobra.Command{
-		newCmdProfile(f),
+		NewCmdProfile(f),
 		newCmdRun(f),
 		newCmdTools(f),
 		newCmdSearch(f),
@@ -14,7 +14,7 @@ func subcommands(f *Factory) []*cobra.Command {
 		newCmdRuns(f),
 		newCmdLogs(f),
 		newCmdSearchAPI(f),
-		newCmdFile(f),
+		NewCmdFile(f),
 		newCmdMemory(f),
 		newCmdVar(f),
 		newCmdVersion(f),

@@ -139,5 +139,5 @@ func fetchError(err error) error {
 	if errors.As(err, &fe) && fe.Code == "invalid_arguments" {
 		return usageError(err)
 	}
-	return &ExitError{Code: 1, Err: err}
+	return failedError(err)
 }

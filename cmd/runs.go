@@ -101,9 +101,9 @@ func newCmdRunsList(f *Factory) *cobra.Command {
 func runError(err error, id string) error {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return &ExitError{Code: 1, Err: fmt.Errorf("no run %q (see `tavo runs list`)", id)}
+		return failedError(fmt.Errorf("no run %q (see `tavo runs list`)", id))
 	case errors.Is(err, store.ErrNotRunning):
-		return &ExitError{Code: 1, Err: fmt.Errorf("run %q has already ended", id)}
+		return failedError(fmt.Errorf("run %q has already ended", id))
 	}
 	return err
 }

@@ -85,7 +85,7 @@ func runSearch(cmd *cobra.Command, f *Factory, o *SearchOptions, text string) er
 		if errors.As(err, &se) && se.Code == search.CodeNotConfigured {
 			return usageError(err)
 		}
-		return &ExitError{Code: 1, Err: err}
+		return failedError(err)
 	}
 	for _, w := range resp.Warnings {
 		if !f.Quiet {

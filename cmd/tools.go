@@ -178,26 +178,6 @@ func lookupTool(cat *tools.Catalog, nameOrID string) (tools.Spec, bool) {
 	return tools.Spec{}, false
 }
 
-// printJSON prints v as JSON, through --jq when given.
-func printJSON(f *Factory, v any) error {
-	if f.JQ != "" {
-		jq, err := cli.NewJQ(f.JQ)
-		if err != nil {
-			return usageError(err)
-		}
-		var doc any
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return err
-		}
-		return jq.Apply(f.IO.Out, doc)
-	}
-	return cli.WriteJSON(f.IO.Out, v, f.IO.IsStdoutTTY())
-}
-
 func firstSentence(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if i := strings.Index(s, ". "); i >= 0 {
