@@ -81,11 +81,17 @@ func sessionError(err error, id string) error {
 // storeOutput prepares a command that prints what the store holds: the
 // output format (text by default) and the open store, which the caller closes.
 func storeOutput(cmd *cobra.Command, f *Factory) (*cli.Output, *store.Store, error) {
+	return storeOutputContext(cmd.Context(), f)
+}
+
+// storeOutputContext is storeOutput for a run function, which has its
+// context but no Cobra command.
+func storeOutputContext(ctx context.Context, f *Factory) (*cli.Output, *store.Store, error) {
 	out, err := textOutput(f)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := openStore(cmd.Context(), f)
+	st, err := openStore(ctx, f)
 	if err != nil {
 		return nil, nil, err
 	}
