@@ -7,7 +7,7 @@ func subcommands(f *Factory) []*cobra.Command {
 	return []*cobra.Command{
 		NewCmdProfile(f),
 		newCmdRun(f),
-		newCmdTools(f),
+		NewCmdTools(f),
 		NewCmdSearch(f, nil),
 		NewCmdFetch(f, nil),
 		newCmdSession(f),
