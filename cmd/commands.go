@@ -13,7 +13,7 @@ func subcommands(f *Factory) []*cobra.Command {
 		newCmdSession(f),
 		NewCmdRuns(f),
 		NewCmdLogs(f),
-		newCmdSearchAPI(f),
+		NewCmdSearchAPI(f),
 		NewCmdFile(f),
 		newCmdMemory(f),
 		newCmdVar(f),
