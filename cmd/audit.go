@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"time"
 
 	"github.com/tavo-cli/tavo/pkg/fetch"
@@ -11,30 +10,16 @@ import (
 	"github.com/tavo-cli/tavo/pkg/store"
 )
 
-// storeAudit writes fetch and search audit rows to the store, opening it on
-// the first row only, so commands that audit nothing (tavo tools list) never
-// pay for opening the database.
+// storeAudit writes fetch and search audit rows to the Factory's store,
+// which opens on the first row only, so commands that audit nothing (tavo
+// tools list) never pay for opening the database.
 type storeAudit struct {
-	f  *Factory
-	mu sync.Mutex
-	st *store.Store
+	f *Factory
 }
 
-// open opens the store on first use; a failure is retried on the next call
-// (it may have been a cancelled context).
+// open returns the process's store, opening it on first use.
 func (a *storeAudit) open(ctx context.Context) (*store.Store, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.st != nil {
-		return a.st, nil
-	}
-	st, err := store.Open(ctx, a.f.DataDirectory())
-	if err != nil {
-		return nil, err
-	}
-	a.st = st
-	a.f.onExit(func() { st.Close() })
-	return st, nil
+	return a.f.Store(ctx)
 }
 
 // RecordFetch implements fetch.Auditor.
@@ -65,6 +50,8 @@ func (a *storeAudit) RecordSearch(ctx context.Context, rec search.SearchRecord) 
 
 // auditLog is the process's audit writer.
 func (f *Factory) auditLog() *storeAudit {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.audit == nil {
 		f.audit = &storeAudit{f: f}
 	}

@@ -5,18 +5,18 @@ import "github.com/spf13/cobra"
 // subcommands lists tavo's top-level commands.
 func subcommands(f *Factory) []*cobra.Command {
 	return []*cobra.Command{
-		newCmdProfile(f),
+		NewCmdProfile(f),
 		newCmdRun(f),
-		newCmdTools(f),
-		newCmdSearch(f),
-		newCmdFetch(f),
+		NewCmdTools(f),
+		NewCmdSearch(f, nil),
+		NewCmdFetch(f, nil),
 		newCmdSession(f),
-		newCmdRuns(f),
-		newCmdLogs(f),
-		newCmdSearchAPI(f),
-		newCmdFile(f),
+		NewCmdRuns(f),
+		NewCmdLogs(f),
+		NewCmdSearchAPI(f),
+		NewCmdFile(f),
 		newCmdMemory(f),
 		newCmdVar(f),
-		newCmdVersion(f),
+		NewCmdVersion(f, nil),
 	}
 }

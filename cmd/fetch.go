@@ -8,20 +8,25 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/fetch"
 )
 
 // FetchOptions are the flags of `tavo fetch`.
 type FetchOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	// URL is the page to fetch; empty when a cursor is given alone.
+	URL     string
 	Headers []string
 	Cursor  string
 	Paged   bool
 	Extract string
 }
 
-func newCmdFetch(f *Factory) *cobra.Command {
-	o := &FetchOptions{}
+// NewCmdFetch builds `tavo fetch`; runF, when not nil, runs instead of
+// fetchRun (for tests).
+func NewCmdFetch(f *Factory, runF func(*FetchOptions) error) *cobra.Command {
+	o := &FetchOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "fetch URL",
 		Short: "Fetch a web page as Markdown",
@@ -48,7 +53,8 @@ a usage error.`,
 			return cobra.ExactArgs(1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runFetch(cmd, f, o, args)
+			o.Ctx, o.URL = cmd.Context(), argOr(args, "")
+			return runOr(runF, fetchRun, o)
 		},
 	}
 	fl := c.Flags()
@@ -59,10 +65,11 @@ a usage error.`,
 	return c
 }
 
-func runFetch(cmd *cobra.Command, f *Factory, o *FetchOptions, args []string) error {
-	out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+func fetchRun(o *FetchOptions) error {
+	f := o.Factory
+	out, err := textOutput(f)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	mode, err := fetch.ParseExtract(o.Extract)
 	if err != nil {
@@ -76,7 +83,7 @@ func runFetch(cmd *cobra.Command, f *Factory, o *FetchOptions, args []string) er
 		}
 		headers = append(headers, hd)
 	}
-	ctx, stop := signalContext(cmd.Context())
+	ctx, stop := signalContext(o.Ctx)
 	defer stop()
 
 	var res *fetch.Result
@@ -91,7 +98,7 @@ func runFetch(cmd *cobra.Command, f *Factory, o *FetchOptions, args []string) er
 			res, err = pager.Next(ctx, o.Cursor)
 		} else {
 			var doc *fetch.Document
-			if doc, err = fetchDocument(ctx, f, args[0], headers, mode); err == nil {
+			if doc, err = fetchDocument(ctx, f, o.URL, headers, mode); err == nil {
 				res, err = pager.First(ctx, doc)
 			}
 		}
@@ -99,16 +106,14 @@ func runFetch(cmd *cobra.Command, f *Factory, o *FetchOptions, args []string) er
 			return fetchError(err)
 		}
 	} else {
-		doc, err := fetchDocument(ctx, f, args[0], headers, mode)
+		doc, err := fetchDocument(ctx, f, o.URL, headers, mode)
 		if err != nil {
 			return fetchError(err)
 		}
 		res = doc.Result()
 	}
 	for _, w := range res.Warnings {
-		if !f.Quiet {
-			fmt.Fprintf(f.IO.ErrOut, "tavo: warning: %s: %s\n", w.Code, w.Message)
-		}
+		warn(f, w.Code, w.Message)
 	}
 	if out.Structured() {
 		return out.WriteValue(res)
@@ -126,6 +131,8 @@ func runFetch(cmd *cobra.Command, f *Factory, o *FetchOptions, args []string) er
 	return nil
 }
 
+// fetchDocument downloads and converts one page, with a spinner on a
+// terminal.
 func fetchDocument(ctx context.Context, f *Factory, url string, headers []fetch.Header, mode fetch.Extract) (*fetch.Document, error) {
 	stopSpinner := f.IO.StartSpinner("fetching")
 	defer stopSpinner()
@@ -139,5 +146,5 @@ func fetchError(err error) error {
 	if errors.As(err, &fe) && fe.Code == "invalid_arguments" {
 		return usageError(err)
 	}
-	return &ExitError{Code: 1, Err: err}
+	return failedError(err)
 }

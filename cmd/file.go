@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
+	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/files"
 )
 
@@ -18,7 +20,8 @@ type FileOptions struct {
 	Session string
 }
 
-func newCmdFile(f *Factory) *cobra.Command {
+// NewCmdFile builds `tavo file` and its subcommands.
+func NewCmdFile(f *Factory) *cobra.Command {
 	o := &FileOptions{}
 	c := &cobra.Command{
 		Use:   "file",
@@ -41,7 +44,7 @@ operation failed, 2 on a usage error such as an invalid name.`,
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.Scope, "scope", "", "chat|global (default: chat with --session, else global)")
 	pf.StringVar(&o.Session, "session", "", "the session whose chat files to use")
-	c.AddCommand(newCmdFileLs(f, o), newCmdFileGet(f, o), newCmdFilePut(f, o), newCmdFileRm(f, o), newCmdFileExists(f, o))
+	c.AddCommand(NewCmdFileLs(f, o, nil), NewCmdFileGet(f, o, nil), NewCmdFilePut(f, o, nil), NewCmdFileRm(f, o, nil), NewCmdFileExists(f, o, nil))
 	return c
 }
 
@@ -75,7 +78,7 @@ func fileError(err error) error {
 	if errors.Is(err, files.ErrInvalid) {
 		return usageError(err)
 	}
-	return &ExitError{Code: 1, Err: err}
+	return failedError(err)
 }
 
 // target resolves the scope flags and checks names, so that a command
@@ -93,10 +96,20 @@ func (o *FileOptions) target(names ...string) (files.Location, error) {
 	return loc, nil
 }
 
-func newCmdFileLs(f *Factory, o *FileOptions) *cobra.Command {
-	var limit int
-	var cursor string
-	var all bool
+// FileLsOptions are the inputs of `tavo file ls`.
+type FileLsOptions struct {
+	*FileOptions
+	Factory *Factory
+	Ctx     context.Context
+	Limit   int
+	Cursor  string
+	All     bool
+}
+
+// NewCmdFileLs builds `tavo file ls` on the shared scope flags o; runF,
+// when not nil, runs instead of fileLsRun (for tests).
+func NewCmdFileLs(f *Factory, o *FileOptions, runF func(*FileLsOptions) error) *cobra.Command {
+	opts := &FileLsOptions{FileOptions: o, Factory: f}
 	c := &cobra.Command{
 		Use:   "ls",
 		Short: "List files, sorted by name",
@@ -111,53 +124,59 @@ When more files remain, the command to get the next page is printed on stderr
   tavo file ls --all | cut -f1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := o.location()
-			if err != nil {
-				return err
-			}
-			if limit < 1 || limit > files.MaxListLimit {
-				return usageError(fmt.Errorf("--limit must be 1-%d, got %d", files.MaxListLimit, limit))
-			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			store := files.Open(f.DataDirectory())
-			page := files.Page{Files: []files.Entry{}}
-			next := cursor
-			for {
-				p, err := store.List(ctx, loc, files.ListOptions{Limit: limit, Cursor: next})
-				if err != nil {
-					return fileError(err)
-				}
-				page.Files = append(page.Files, p.Files...)
-				next = p.NextCursor
-				if !all || next == "" {
-					break
-				}
-			}
-			page.NextCursor = next
-			switch {
-			case out.Format == cli.FormatNDJSON:
-				return cli.WriteList(out, page.Files)
-			case out.Structured():
-				return out.WriteValue(page)
-			}
-			if err := printFileTable(f, page.Files); err != nil {
-				return err
-			}
-			if page.NextCursor != "" && !f.Quiet {
-				fmt.Fprintf(f.IO.ErrOut, "tavo: more files: tavo file ls %s--cursor %s\n", o.flags(loc), page.NextCursor)
-			}
-			return nil
+			opts.Ctx = cmd.Context()
+			return runOr(runF, fileLsRun, opts)
 		},
 	}
-	c.Flags().IntVarP(&limit, "limit", "n", files.DefaultListLimit, fmt.Sprintf("files per page (1-%d)", files.MaxListLimit))
-	c.Flags().StringVar(&cursor, "cursor", "", "continue a listing from its nextCursor")
-	c.Flags().BoolVar(&all, "all", false, "list every page")
+	c.Flags().IntVarP(&opts.Limit, "limit", "n", files.DefaultListLimit, fmt.Sprintf("files per page (1-%d)", files.MaxListLimit))
+	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue a listing from its nextCursor")
+	c.Flags().BoolVar(&opts.All, "all", false, "list every page")
 	return c
+}
+
+func fileLsRun(opts *FileLsOptions) error {
+	f := opts.Factory
+	loc, err := opts.location()
+	if err != nil {
+		return err
+	}
+	if err := checkLimit(opts.Limit, files.MaxListLimit); err != nil {
+		return err
+	}
+	out, err := textOutput(f)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signalContext(opts.Ctx)
+	defer stop()
+	store := files.Open(f.DataDirectory())
+	page := files.Page{Files: []files.Entry{}}
+	next := opts.Cursor
+	for {
+		p, err := store.List(ctx, loc, files.ListOptions{Limit: opts.Limit, Cursor: next})
+		if err != nil {
+			return fileError(err)
+		}
+		page.Files = append(page.Files, p.Files...)
+		next = p.NextCursor
+		if !opts.All || next == "" {
+			break
+		}
+	}
+	page.NextCursor = next
+	switch {
+	case out.Format == cli.FormatNDJSON:
+		return cli.WriteList(out, page.Files)
+	case out.Structured():
+		return out.WriteValue(page)
+	}
+	if err := printFileTable(f, page.Files); err != nil {
+		return err
+	}
+	if page.NextCursor != "" && !f.Quiet {
+		fmt.Fprintf(f.IO.ErrOut, "tavo: more files: tavo file ls %s--cursor %s\n", opts.flags(loc), page.NextCursor)
+	}
+	return nil
 }
 
 // flags renders the scope flags that select loc, for hints.
@@ -204,7 +223,18 @@ func humanSize(n int64) string {
 	return strings.TrimSuffix(s, ".0") + " " + suffix
 }
 
-func newCmdFileGet(f *Factory, o *FileOptions) *cobra.Command {
+// FileGetOptions are the inputs of `tavo file get`.
+type FileGetOptions struct {
+	*FileOptions
+	Factory *Factory
+	Ctx     context.Context
+	Name    string
+}
+
+// NewCmdFileGet builds `tavo file get` on the shared scope flags o; runF,
+// when not nil, runs instead of fileGetRun (for tests).
+func NewCmdFileGet(f *Factory, o *FileOptions, runF func(*FileGetOptions) error) *cobra.Command {
+	opts := &FileGetOptions{FileOptions: o, Factory: f}
 	return &cobra.Command{
 		Use:   "get NAME",
 		Short: "Write a file's bytes to stdout",
@@ -213,26 +243,44 @@ func newCmdFileGet(f *Factory, o *FileOptions) *cobra.Command {
   tavo file get --session ses_01J… chart.png | base64`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := o.target(args[0])
-			if err != nil {
-				return err
-			}
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			rc, _, err := files.Open(f.DataDirectory()).Reader(ctx, loc, args[0])
-			if err != nil {
-				return fileError(err)
-			}
-			defer rc.Close()
-			if _, err := io.Copy(f.IO.Out, rc); err != nil {
-				return &ExitError{Code: 1, Err: fmt.Errorf("writing %s to stdout: %w", loc.Path(args[0]), err)}
-			}
-			return nil
+			opts.Ctx, opts.Name = cmd.Context(), args[0]
+			return runOr(runF, fileGetRun, opts)
 		},
 	}
 }
 
-func newCmdFilePut(f *Factory, o *FileOptions) *cobra.Command {
+func fileGetRun(opts *FileGetOptions) error {
+	loc, err := opts.target(opts.Name)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signalContext(opts.Ctx)
+	defer stop()
+	rc, _, err := files.Open(opts.Factory.DataDirectory()).Reader(ctx, loc, opts.Name)
+	if err != nil {
+		return fileError(err)
+	}
+	defer rc.Close()
+	if _, err := io.Copy(opts.Factory.IO.Out, rc); err != nil {
+		return failedError(fmt.Errorf("writing %s to stdout: %w", loc.Path(opts.Name), err))
+	}
+	return nil
+}
+
+// FilePutOptions are the inputs of `tavo file put`.
+type FilePutOptions struct {
+	*FileOptions
+	Factory *Factory
+	Ctx     context.Context
+	Name    string
+	// Path is the local file to read; empty or "-" reads stdin.
+	Path string
+}
+
+// NewCmdFilePut builds `tavo file put` on the shared scope flags o; runF,
+// when not nil, runs instead of filePutRun (for tests).
+func NewCmdFilePut(f *Factory, o *FileOptions, runF func(*FilePutOptions) error) *cobra.Command {
+	opts := &FilePutOptions{FileOptions: o, Factory: f}
 	return &cobra.Command{
 		Use:   "put NAME [PATH]",
 		Short: "Save stdin or a local file as NAME",
@@ -243,43 +291,63 @@ old file or the new one. At most %d MiB a file. -o json prints the new entry.`, 
   tavo file put --session ses_01J… data.csv ./export/data.csv`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := o.target(args[0])
-			if err != nil {
-				return err
+			opts.Ctx, opts.Name, opts.Path = cmd.Context(), args[0], ""
+			if len(args) == 2 {
+				opts.Path = args[1]
 			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			var in io.Reader = f.IO.In
-			if len(args) == 2 && args[1] != "-" {
-				fh, err := os.Open(args[1])
-				if err != nil {
-					return &ExitError{Code: 1, Err: fmt.Errorf("reading %s: %w", args[1], errors.Unwrap(err))}
-				}
-				defer fh.Close()
-				in = fh
-			} else if f.IO.IsStdinTTY() {
-				return usageError(errors.New("put reads the content from PATH or a pipe: give PATH, or pipe data in"))
-			}
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			e, err := files.Open(f.DataDirectory()).SaveFrom(ctx, loc, args[0], in)
-			if err != nil {
-				return fileError(err)
-			}
-			if out.Structured() {
-				return out.WriteValue(e)
-			}
-			if f.IO.IsStderrTTY() && !f.Quiet {
-				fmt.Fprintf(f.IO.ErrOut, "saved %s (%s)\n", e.Path, humanSize(e.Size))
-			}
-			return nil
+			return runOr(runF, filePutRun, opts)
 		},
 	}
 }
 
-func newCmdFileRm(f *Factory, o *FileOptions) *cobra.Command {
+func filePutRun(opts *FilePutOptions) error {
+	f := opts.Factory
+	loc, err := opts.target(opts.Name)
+	if err != nil {
+		return err
+	}
+	out, err := textOutput(f)
+	if err != nil {
+		return err
+	}
+	var in io.Reader = f.IO.In
+	if opts.Path != "" && opts.Path != "-" {
+		fh, err := os.Open(opts.Path)
+		if err != nil {
+			return failedError(fmt.Errorf("reading %s: %w", opts.Path, errors.Unwrap(err)))
+		}
+		defer fh.Close()
+		in = fh
+	} else if f.IO.IsStdinTTY() {
+		return usageError(errors.New("put reads the content from PATH or a pipe: give PATH, or pipe data in"))
+	}
+	ctx, stop := signalContext(opts.Ctx)
+	defer stop()
+	e, err := files.Open(f.DataDirectory()).SaveFrom(ctx, loc, opts.Name, in)
+	if err != nil {
+		return fileError(err)
+	}
+	if out.Structured() {
+		return out.WriteValue(e)
+	}
+	if f.IO.IsStderrTTY() && !f.Quiet {
+		fmt.Fprintf(f.IO.ErrOut, "saved %s (%s)\n", e.Path, humanSize(e.Size))
+	}
+	return nil
+}
+
+// FileRmOptions are the inputs of `tavo file rm`.
+type FileRmOptions struct {
+	*FileOptions
+	Factory *Factory
+	Ctx     context.Context
+	Names   []string
+}
+
+// NewCmdFileRm builds `tavo file rm` on the shared scope flags o; runF,
+// when not nil, runs instead of fileRmRun (for tests).
+func NewCmdFileRm(f *Factory, o *FileOptions, runF func(*FileRmOptions) error) *cobra.Command {
+	opts := &FileRmOptions{FileOptions: o, Factory: f}
 	return &cobra.Command{
 		Use:   "rm NAME...",
 		Short: "Delete files",
@@ -288,31 +356,47 @@ func newCmdFileRm(f *Factory, o *FileOptions) *cobra.Command {
   tavo file ls --scope global | cut -f1 | grep '\.tmp$' | xargs tavo file rm`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := o.target(args...)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			store := files.Open(f.DataDirectory())
-			var last error
-			for _, name := range args {
-				if err := store.Delete(ctx, loc, name); err != nil {
-					if last != nil {
-						printError(f, last)
-					}
-					last = err
-				}
-			}
-			if last != nil {
-				return fileError(last)
-			}
-			return nil
+			opts.Ctx, opts.Names = cmd.Context(), args
+			return runOr(runF, fileRmRun, opts)
 		},
 	}
 }
 
-func newCmdFileExists(f *Factory, o *FileOptions) *cobra.Command {
+func fileRmRun(opts *FileRmOptions) error {
+	loc, err := opts.target(opts.Names...)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signalContext(opts.Ctx)
+	defer stop()
+	store := files.Open(opts.Factory.DataDirectory())
+	var last error
+	for _, name := range opts.Names {
+		if err := store.Delete(ctx, loc, name); err != nil {
+			if last != nil {
+				printError(opts.Factory, last)
+			}
+			last = err
+		}
+	}
+	if last != nil {
+		return fileError(last)
+	}
+	return nil
+}
+
+// FileExistsOptions are the inputs of `tavo file exists`.
+type FileExistsOptions struct {
+	*FileOptions
+	Factory *Factory
+	Ctx     context.Context
+	Name    string
+}
+
+// NewCmdFileExists builds `tavo file exists` on the shared scope flags o;
+// runF, when not nil, runs instead of fileExistsRun (for tests).
+func NewCmdFileExists(f *Factory, o *FileOptions, runF func(*FileExistsOptions) error) *cobra.Command {
+	opts := &FileExistsOptions{FileOptions: o, Factory: f}
 	return &cobra.Command{
 		Use:     "exists NAME",
 		Short:   "Exit 0 when a file exists, 1 when it does not",
@@ -320,18 +404,23 @@ func newCmdFileExists(f *Factory, o *FileOptions) *cobra.Command {
 		Example: `  tavo file exists notes.txt || printf 'start\n' | tavo file put notes.txt`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := o.target(args[0])
-			if err != nil {
-				return err
-			}
-			ok, err := files.Open(f.DataDirectory()).Exists(cmd.Context(), loc, args[0])
-			if err != nil {
-				return fileError(err)
-			}
-			if !ok {
-				return silentExit(1)
-			}
-			return nil
+			opts.Ctx, opts.Name = cmd.Context(), args[0]
+			return runOr(runF, fileExistsRun, opts)
 		},
 	}
+}
+
+func fileExistsRun(opts *FileExistsOptions) error {
+	loc, err := opts.target(opts.Name)
+	if err != nil {
+		return err
+	}
+	ok, err := files.Open(opts.Factory.DataDirectory()).Exists(opts.Ctx, loc, opts.Name)
+	if err != nil {
+		return fileError(err)
+	}
+	if !ok {
+		return silentExit(events.ExitFailed)
+	}
+	return nil
 }

@@ -18,28 +18,6 @@ import (
 // Version is set at build time with -ldflags "-X github.com/tavo-cli/tavo/cmd.Version=…".
 var Version = "dev"
 
-// ExitError carries a process exit code with the error that caused it.
-type ExitError struct {
-	Code int
-	Err  error
-}
-
-func (e *ExitError) Error() string {
-	if e.Err == nil {
-		return fmt.Sprintf("exit %d", e.Code)
-	}
-	return e.Err.Error()
-}
-
-func (e *ExitError) Unwrap() error { return e.Err }
-
-// usageError marks an error as a usage or configuration error (exit 2).
-func usageError(err error) error { return &ExitError{Code: 2, Err: err} }
-
-// silentExit ends the process with code without printing anything more (the
-// command already reported, e.g. through a run.completed event).
-func silentExit(code int) error { return &ExitError{Code: code} }
-
 // Execute runs the root command with the process's streams and environment
 // and returns the exit code.
 func Execute() int {

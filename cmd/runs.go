@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,15 +13,17 @@ import (
 	"github.com/tavo-cli/tavo/pkg/store"
 )
 
-func newCmdRuns(f *Factory) *cobra.Command {
+// NewCmdRuns builds `tavo runs` and its subcommands.
+func NewCmdRuns(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "runs",
 		Short: "List, inspect, replay, cancel and prune runs",
 	}
-	c.AddCommand(newCmdRunsList(f), newCmdRunsShow(f), newCmdRunsEvents(f), newCmdRunsCancel(f), newCmdRunsPrune(f))
+	c.AddCommand(NewCmdRunsList(f, nil), NewCmdRunsShow(f, nil), NewCmdRunsEvents(f, nil), NewCmdRunsCancel(f, nil), NewCmdRunsPrune(f, nil))
 	return c
 }
 
+// runRow is a run as the runs commands print it.
 type runRow struct {
 	ID        string          `json:"id"`
 	SessionID string          `json:"session_id"`
@@ -48,168 +51,218 @@ func toRunRow(r *store.Run) runRow {
 	return row
 }
 
-func newCmdRunsList(f *Factory) *cobra.Command {
-	var limit int
-	var cursor, sessionID string
+// RunsListOptions are the inputs of `tavo runs list`.
+type RunsListOptions struct {
+	Factory   *Factory
+	Ctx       context.Context
+	Limit     int
+	Cursor    string
+	SessionID string
+}
+
+// NewCmdRunsList builds `tavo runs list`; runF, when not nil, runs instead
+// of runsListRun (for tests).
+func NewCmdRunsList(f *Factory, runF func(*RunsListOptions) error) *cobra.Command {
+	opts := &RunsListOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "list",
 		Short: "List runs, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkLimit(limit, 200); err != nil {
-				return err
-			}
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			runs, next, err := st.ListRuns(cmd.Context(), sessionID, limit, cursor)
-			if err != nil {
-				return cursorError(err)
-			}
-			rows := make([]runRow, 0, len(runs))
-			for i := range runs {
-				r := toRunRow(&runs[i])
-				r.Result = nil
-				rows = append(rows, r)
-			}
-			if out.Structured() {
-				return out.WriteValue(map[string]any{"runs": rows, "next_cursor": next})
-			}
-			t := cli.NewTable(f.IO, "ID", "SESSION", "STATUS", "EXIT", "STARTED", "MODEL")
-			for _, r := range rows {
-				exit := ""
-				if r.ExitCode != nil {
-					exit = strconv.Itoa(*r.ExitCode)
-				}
-				t.AddRow(r.ID, r.SessionID, r.Status, exit, r.StartedAt.Format(time.RFC3339), r.Model)
-			}
-			if err := t.Render(); err != nil {
-				return err
-			}
-			pageHint(f, next)
-			return nil
+			opts.Ctx = cmd.Context()
+			return runOr(runF, runsListRun, opts)
 		},
 	}
-	c.Flags().IntVar(&limit, "limit", 50, "runs per page, 1-200")
-	c.Flags().StringVar(&cursor, "cursor", "", "continue after a previous page")
-	c.Flags().StringVar(&sessionID, "session", "", "only the runs of this session")
+	c.Flags().IntVar(&opts.Limit, "limit", 50, "runs per page, 1-200")
+	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue after a previous page")
+	c.Flags().StringVar(&opts.SessionID, "session", "", "only the runs of this session")
 	return c
 }
 
+func runsListRun(opts *RunsListOptions) error {
+	f := opts.Factory
+	if err := checkLimit(opts.Limit, 200); err != nil {
+		return err
+	}
+	out, st, err := storeOutputContext(opts.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, next, err := st.ListRuns(opts.Ctx, opts.SessionID, opts.Limit, opts.Cursor)
+	if err != nil {
+		return cursorError(err)
+	}
+	rows := make([]runRow, 0, len(runs))
+	for i := range runs {
+		r := toRunRow(&runs[i])
+		r.Result = nil
+		rows = append(rows, r)
+	}
+	if out.Structured() {
+		return out.WriteValue(map[string]any{"runs": rows, "next_cursor": next})
+	}
+	t := cli.NewTable(f.IO, "ID", "SESSION", "STATUS", "EXIT", "STARTED", "MODEL")
+	for _, r := range rows {
+		exit := ""
+		if r.ExitCode != nil {
+			exit = strconv.Itoa(*r.ExitCode)
+		}
+		t.AddRow(r.ID, r.SessionID, r.Status, exit, r.StartedAt.Format(time.RFC3339), r.Model)
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	pageHint(f, next)
+	return nil
+}
+
+// runError maps a store error about run id to exit 1 with a hint.
 func runError(err error, id string) error {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return &ExitError{Code: 1, Err: fmt.Errorf("no run %q (see `tavo runs list`)", id)}
+		return failedError(fmt.Errorf("no run %q (see `tavo runs list`)", id))
 	case errors.Is(err, store.ErrNotRunning):
-		return &ExitError{Code: 1, Err: fmt.Errorf("run %q has already ended", id)}
+		return failedError(fmt.Errorf("run %q has already ended", id))
 	}
 	return err
 }
 
-func newCmdRunsShow(f *Factory) *cobra.Command {
+// RunsShowOptions are the inputs of `tavo runs show`.
+type RunsShowOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	RunID   string
+}
+
+// NewCmdRunsShow builds `tavo runs show`; runF, when not nil, runs instead
+// of runsShowRun (for tests).
+func NewCmdRunsShow(f *Factory, runF func(*RunsShowOptions) error) *cobra.Command {
+	opts := &RunsShowOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "show RUN",
 		Short: "Show a run: status, times, model and its run.completed result",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			r, err := st.GetRun(cmd.Context(), args[0])
-			if err != nil {
-				return runError(err, args[0])
-			}
-			row := toRunRow(r)
-			if out.Structured() {
-				return out.WriteValue(row)
-			}
-			w := f.IO.Out
-			fmt.Fprintf(w, "id:        %s\nsession:   %s\nstatus:    %s\n", row.ID, row.SessionID, row.Status)
-			if row.ExitCode != nil {
-				fmt.Fprintf(w, "exit code: %d\n", *row.ExitCode)
-			}
-			fmt.Fprintf(w, "started:   %s\n", row.StartedAt.Format(time.RFC3339Nano))
-			if row.EndedAt != nil {
-				fmt.Fprintf(w, "ended:     %s (%s)\n", row.EndedAt.Format(time.RFC3339Nano), row.EndedAt.Sub(row.StartedAt).Round(time.Millisecond))
-			}
-			fmt.Fprintf(w, "model:     %s %s (profile %q)\nevents:    %d\n", row.Provider, row.Model, row.Profile, row.Events)
-			var res struct {
-				Text  string `json:"text"`
-				Error *struct {
-					Code, Message string
-				} `json:"error"`
-			}
-			if len(row.Result) > 0 && json.Unmarshal(row.Result, &res) == nil {
-				if res.Error != nil {
-					fmt.Fprintf(w, "error:     %s: %s\n", res.Error.Code, res.Error.Message)
-				}
-				if res.Text != "" {
-					fmt.Fprintf(w, "\n%s\n", res.Text)
-				}
-			}
-			return nil
+			opts.Ctx, opts.RunID = cmd.Context(), args[0]
+			return runOr(runF, runsShowRun, opts)
 		},
 	}
 }
 
-func newCmdRunsEvents(f *Factory) *cobra.Command {
-	var after, before int64
-	var limit int
+func runsShowRun(opts *RunsShowOptions) error {
+	f := opts.Factory
+	out, st, err := storeOutputContext(opts.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, err := st.GetRun(opts.Ctx, opts.RunID)
+	if err != nil {
+		return runError(err, opts.RunID)
+	}
+	row := toRunRow(r)
+	if out.Structured() {
+		return out.WriteValue(row)
+	}
+	w := f.IO.Out
+	fmt.Fprintf(w, "id:        %s\nsession:   %s\nstatus:    %s\n", row.ID, row.SessionID, row.Status)
+	if row.ExitCode != nil {
+		fmt.Fprintf(w, "exit code: %d\n", *row.ExitCode)
+	}
+	fmt.Fprintf(w, "started:   %s\n", row.StartedAt.Format(time.RFC3339Nano))
+	if row.EndedAt != nil {
+		fmt.Fprintf(w, "ended:     %s (%s)\n", row.EndedAt.Format(time.RFC3339Nano), row.EndedAt.Sub(row.StartedAt).Round(time.Millisecond))
+	}
+	fmt.Fprintf(w, "model:     %s %s (profile %q)\nevents:    %d\n", row.Provider, row.Model, row.Profile, row.Events)
+	var res struct {
+		Text  string `json:"text"`
+		Error *struct {
+			Code, Message string
+		} `json:"error"`
+	}
+	if len(row.Result) > 0 && json.Unmarshal(row.Result, &res) == nil {
+		if res.Error != nil {
+			fmt.Fprintf(w, "error:     %s: %s\n", res.Error.Code, res.Error.Message)
+		}
+		if res.Text != "" {
+			fmt.Fprintf(w, "\n%s\n", res.Text)
+		}
+	}
+	return nil
+}
+
+// RunsEventsOptions are the inputs of `tavo runs events`.
+type RunsEventsOptions struct {
+	Factory       *Factory
+	Ctx           context.Context
+	RunID         string
+	After, Before int64
+	Limit         int
+}
+
+// NewCmdRunsEvents builds `tavo runs events`; runF, when not nil, runs
+// instead of runsEventsRun (for tests).
+func NewCmdRunsEvents(f *Factory, runF func(*RunsEventsOptions) error) *cobra.Command {
+	opts := &RunsEventsOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "events RUN",
 		Short: "Print a run's events exactly as they were streamed (NDJSON)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkLimit(limit, 500); err != nil {
-				return err
-			}
-			var jq *cli.JQ
-			if f.JQ != "" {
-				var err error
-				if jq, err = cli.NewJQ(f.JQ); err != nil {
-					return usageError(err)
-				}
-			}
-			st, err := openStore(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if _, err := st.GetRun(cmd.Context(), args[0]); err != nil {
-				return runError(err, args[0])
-			}
-			lines, err := st.Events(cmd.Context(), args[0], after, before, limit)
-			if err != nil {
-				return err
-			}
-			for _, line := range lines {
-				if jq != nil {
-					var v any
-					if err := json.Unmarshal(line, &v); err != nil {
-						return err
-					}
-					if err := jq.Apply(f.IO.Out, v); err != nil {
-						return err
-					}
-					continue
-				}
-				if _, err := f.IO.Out.Write(withNewline(line)); err != nil {
-					return err
-				}
-			}
-			return nil
+			opts.Ctx, opts.RunID = cmd.Context(), args[0]
+			return runOr(runF, runsEventsRun, opts)
 		},
 	}
-	c.Flags().Int64Var(&after, "after-seq", 0, "only events after this seq")
-	c.Flags().Int64Var(&before, "before-seq", 0, "only events before this seq (0: no bound)")
-	c.Flags().IntVar(&limit, "limit", 500, "most events, 1-500")
+	c.Flags().Int64Var(&opts.After, "after-seq", 0, "only events after this seq")
+	c.Flags().Int64Var(&opts.Before, "before-seq", 0, "only events before this seq (0: no bound)")
+	c.Flags().IntVar(&opts.Limit, "limit", 500, "most events, 1-500")
 	return c
 }
 
+func runsEventsRun(opts *RunsEventsOptions) error {
+	f := opts.Factory
+	if err := checkLimit(opts.Limit, 500); err != nil {
+		return err
+	}
+	var jq *cli.JQ
+	if f.JQ != "" {
+		var err error
+		if jq, err = cli.NewJQ(f.JQ); err != nil {
+			return usageError(err)
+		}
+	}
+	st, err := openStore(opts.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := st.GetRun(opts.Ctx, opts.RunID); err != nil {
+		return runError(err, opts.RunID)
+	}
+	lines, err := st.Events(opts.Ctx, opts.RunID, opts.After, opts.Before, opts.Limit)
+	if err != nil {
+		return err
+	}
+	for _, line := range lines {
+		if jq != nil {
+			var v any
+			if err := json.Unmarshal(line, &v); err != nil {
+				return err
+			}
+			if err := jq.Apply(f.IO.Out, v); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := f.IO.Out.Write(withNewline(line)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withNewline ends a journal line with exactly one newline.
 func withNewline(b []byte) []byte {
 	if len(b) > 0 && b[len(b)-1] == '\n' {
 		return b
@@ -217,7 +270,17 @@ func withNewline(b []byte) []byte {
 	return append(b, '\n')
 }
 
-func newCmdRunsCancel(f *Factory) *cobra.Command {
+// RunsCancelOptions are the inputs of `tavo runs cancel`.
+type RunsCancelOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	RunID   string
+}
+
+// NewCmdRunsCancel builds `tavo runs cancel`; runF, when not nil, runs
+// instead of runsCancelRun (for tests).
+func NewCmdRunsCancel(f *Factory, runF func(*RunsCancelOptions) error) *cobra.Command {
+	opts := &RunsCancelOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "cancel RUN",
 		Short: "Cancel a run, also one owned by another tavo process",
@@ -225,23 +288,42 @@ func newCmdRunsCancel(f *Factory) *cobra.Command {
 fraction of a second and ends the run with run.completed status cancelled.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if err := st.RequestCancel(cmd.Context(), args[0]); err != nil {
-				return runError(err, args[0])
-			}
-			note(f, "asked run %s to stop", args[0])
-			return nil
+			opts.Ctx, opts.RunID = cmd.Context(), args[0]
+			return runOr(runF, runsCancelRun, opts)
 		},
 	}
 }
 
-func newCmdRunsPrune(f *Factory) *cobra.Command {
-	var keep, keepFull int
-	var dryRun bool
+func runsCancelRun(opts *RunsCancelOptions) error {
+	st, err := openStore(opts.Ctx, opts.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.RequestCancel(opts.Ctx, opts.RunID); err != nil {
+		return runError(err, opts.RunID)
+	}
+	note(opts.Factory, "asked run %s to stop", opts.RunID)
+	return nil
+}
+
+// RunsPruneOptions are the inputs of `tavo runs prune`.
+type RunsPruneOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	// Keep is required: KeepSet says whether --keep was given.
+	Keep     int
+	KeepSet  bool
+	KeepFull int
+	// KeepFullSet false means every kept run keeps its events.
+	KeepFullSet bool
+	DryRun      bool
+}
+
+// NewCmdRunsPrune builds `tavo runs prune`; runF, when not nil, runs
+// instead of runsPruneRun (for tests).
+func NewCmdRunsPrune(f *Factory, runF func(*RunsPruneOptions) error) *cobra.Command {
+	opts := &RunsPruneOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "prune --keep N --keep-full M [--dry-run]",
 		Short: "Delete old runs; keep the N newest, the M newest of them with their events",
@@ -250,47 +332,56 @@ their event journal. Running runs are never touched, and messages stay with
 their sessions. --dry-run prints the plan without changing anything.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("keep") {
-				return usageError(errors.New("--keep N is required (the number of runs to keep)"))
-			}
-			if !cmd.Flags().Changed("keep-full") {
-				keepFull = keep
-			}
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			plan, err := st.PlanPrune(cmd.Context(), keep, keepFull)
-			if err != nil {
-				if errors.Is(err, store.ErrInvalid) {
-					return usageError(err)
-				}
-				return err
-			}
-			if !dryRun {
-				if err := st.ApplyPrune(cmd.Context(), plan); err != nil {
-					return err
-				}
-			}
-			if out.Structured() {
-				return out.WriteValue(map[string]any{"dry_run": dryRun, "delete_runs": nonNilStrings(plan.DeleteRuns),
-					"drop_events": nonNilStrings(plan.DropEvents), "freed_events": plan.FreedEvents})
-			}
-			verb := "deleted"
-			if dryRun {
-				verb = "would delete"
-			}
-			fmt.Fprintf(f.IO.Out, "%s %d runs and the events of %d more (%d events)\n", verb, len(plan.DeleteRuns), len(plan.DropEvents), plan.FreedEvents)
-			return nil
+			opts.Ctx = cmd.Context()
+			opts.KeepSet, opts.KeepFullSet = cmd.Flags().Changed("keep"), cmd.Flags().Changed("keep-full")
+			return runOr(runF, runsPruneRun, opts)
 		},
 	}
-	c.Flags().IntVar(&keep, "keep", 0, "runs to keep")
-	c.Flags().IntVar(&keepFull, "keep-full", 0, "of those, how many keep their events (default: all kept)")
-	c.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan only")
+	c.Flags().IntVar(&opts.Keep, "keep", 0, "runs to keep")
+	c.Flags().IntVar(&opts.KeepFull, "keep-full", 0, "of those, how many keep their events (default: all kept)")
+	c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the plan only")
 	return c
 }
 
+func runsPruneRun(opts *RunsPruneOptions) error {
+	f := opts.Factory
+	if !opts.KeepSet {
+		return usageError(errors.New("--keep N is required (the number of runs to keep)"))
+	}
+	keepFull := opts.KeepFull
+	if !opts.KeepFullSet {
+		keepFull = opts.Keep
+	}
+	out, st, err := storeOutputContext(opts.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	plan, err := st.PlanPrune(opts.Ctx, opts.Keep, keepFull)
+	if err != nil {
+		if errors.Is(err, store.ErrInvalid) {
+			return usageError(err)
+		}
+		return err
+	}
+	if !opts.DryRun {
+		if err := st.ApplyPrune(opts.Ctx, plan); err != nil {
+			return err
+		}
+	}
+	if out.Structured() {
+		return out.WriteValue(map[string]any{"dry_run": opts.DryRun, "delete_runs": nonNilStrings(plan.DeleteRuns),
+			"drop_events": nonNilStrings(plan.DropEvents), "freed_events": plan.FreedEvents})
+	}
+	verb := "deleted"
+	if opts.DryRun {
+		verb = "would delete"
+	}
+	fmt.Fprintf(f.IO.Out, "%s %d runs and the events of %d more (%d events)\n", verb, len(plan.DeleteRuns), len(plan.DropEvents), plan.FreedEvents)
+	return nil
+}
+
+// nonNilStrings makes a nil list print as [] in JSON.
 func nonNilStrings(s []string) []string {
 	if s == nil {
 		return []string{}

@@ -1,17 +1,20 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/search"
 )
 
 // SearchOptions are the flags of `tavo search`.
 type SearchOptions struct {
+	Factory         *Factory
+	Ctx             context.Context
+	Query           string
 	MaxResults      int
 	Topic           string
 	TimeRange       string
@@ -22,8 +25,10 @@ type SearchOptions struct {
 	API             string
 }
 
-func newCmdSearch(f *Factory) *cobra.Command {
-	o := &SearchOptions{}
+// NewCmdSearch builds `tavo search`; runF, when not nil, runs instead of
+// searchRun (for tests).
+func NewCmdSearch(f *Factory, runF func(*SearchOptions) error) *cobra.Command {
+	o := &SearchOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Search the web with the configured search API",
@@ -40,7 +45,8 @@ complete search API is configured.`,
   tavo search -o json --jq '.results[].url' sqlite wal`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSearch(cmd, f, o, strings.Join(args, " "))
+			o.Ctx, o.Query = cmd.Context(), strings.Join(args, " ")
+			return runOr(runF, searchRun, o)
 		},
 	}
 	fl := c.Flags()
@@ -55,14 +61,15 @@ complete search API is configured.`,
 	return c
 }
 
-func runSearch(cmd *cobra.Command, f *Factory, o *SearchOptions, text string) error {
-	out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
+func searchRun(o *SearchOptions) error {
+	f, text := o.Factory, o.Query
+	out, err := textOutput(f)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
-	cfg, err := f.Config()
+	cfg, err := loadConfig(f)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	runner, err := searchRunner(cfg, o.API, f.Getenv, f.auditLog())
 	if err != nil {
@@ -75,7 +82,7 @@ func runSearch(cmd *cobra.Command, f *Factory, o *SearchOptions, text string) er
 	if err := q.WithDefaults(runner.Default.Defaults).Validate(); err != nil {
 		return usageError(err)
 	}
-	ctx, stop := signalContext(cmd.Context())
+	ctx, stop := signalContext(o.Ctx)
 	defer stop()
 	stopSpinner := f.IO.StartSpinner("searching")
 	resp, err := runner.Search(ctx, q)
@@ -85,12 +92,10 @@ func runSearch(cmd *cobra.Command, f *Factory, o *SearchOptions, text string) er
 		if errors.As(err, &se) && se.Code == search.CodeNotConfigured {
 			return usageError(err)
 		}
-		return &ExitError{Code: 1, Err: err}
+		return failedError(err)
 	}
 	for _, w := range resp.Warnings {
-		if !f.Quiet {
-			fmt.Fprintf(f.IO.ErrOut, "tavo: warning: %s: %s\n", w.Code, w.Message)
-		}
+		warn(f, w.Code, w.Message)
 	}
 	if out.Structured() {
 		return out.WriteValue(map[string]any{
@@ -100,6 +105,8 @@ func runSearch(cmd *cobra.Command, f *Factory, o *SearchOptions, text string) er
 	return printResults(f, resp.Results)
 }
 
+// printResults prints search results: numbered blocks on a terminal, one
+// tab-separated line each in a pipe.
 func printResults(f *Factory, results []search.Result) error {
 	w := f.IO.Out
 	if !f.IO.IsStdoutTTY() {

@@ -14,7 +14,8 @@ import (
 // tavo search-api manages the [search] section, so nobody has to hand-edit
 // it. It is its own command group rather than `tavo search config`, so that
 // a search for the word "config" never turns into a subcommand.
-func newCmdSearchAPI(f *Factory) *cobra.Command {
+// NewCmdSearchAPI builds `tavo search-api` and its subcommands.
+func NewCmdSearchAPI(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "search-api",
 		Short: "Configure the web search APIs (Tavily, SearXNG, Brave)",
@@ -26,8 +27,8 @@ from the model and makes tavo search fail saying what is missing. Nothing
 falls back silently: an explicit fallback list (tavo search-api fallback)
 names the APIs tried, in order, after the default fails.`,
 	}
-	c.AddCommand(newCmdSearchAPIList(f), newCmdSearchAPIShow(f), newCmdSearchAPISet(f),
-		newCmdSearchAPIRm(f), newCmdSearchAPIUse(f), newCmdSearchAPIFallback(f))
+	c.AddCommand(NewCmdSearchAPIList(f, nil), NewCmdSearchAPIShow(f, nil), NewCmdSearchAPISet(f, nil),
+		NewCmdSearchAPIRm(f, nil), NewCmdSearchAPIUse(f, nil), NewCmdSearchAPIFallback(f, nil))
 	return c
 }
 
@@ -87,98 +88,127 @@ func keySource(f *Factory, a *config.SearchAPI) string {
 	return "missing: set " + env
 }
 
-func newCmdSearchAPIList(f *Factory) *cobra.Command {
+// SearchAPIListOptions are the inputs of `tavo search-api list`.
+type SearchAPIListOptions struct {
+	Factory *Factory
+}
+
+// NewCmdSearchAPIList builds `tavo search-api list`; runF, when not nil,
+// runs instead of searchAPIListRun (for tests).
+func NewCmdSearchAPIList(f *Factory, runF func(*SearchAPIListOptions) error) *cobra.Command {
+	opts := &SearchAPIListOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the search APIs; * marks the default",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			cfg, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			rows := searchAPIRows(f, cfg)
-			if out.Structured() {
-				if rows == nil {
-					rows = []searchAPIRow{}
-				}
-				return out.WriteValue(rows)
-			}
-			t := cli.NewTable(f.IO, "NAME", "ENGINE", "KEY", "READY", "DEFAULT")
-			for _, r := range rows {
-				mark := ""
-				if r.Default {
-					mark = "*"
-				} else if r.Fallback > 0 {
-					mark = "fallback " + strconv.Itoa(r.Fallback)
-				}
-				ready := "yes"
-				if !r.Ready {
-					ready = "no"
-				}
-				t.AddRow(r.Name, r.Engine, r.Key, ready, mark)
-			}
-			return t.Render()
+			return runOr(runF, searchAPIListRun, opts)
 		},
 	}
 }
 
-func newCmdSearchAPIShow(f *Factory) *cobra.Command {
+func searchAPIListRun(opts *SearchAPIListOptions) error {
+	f := opts.Factory
+	out, err := textOutput(f)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	rows := searchAPIRows(f, cfg)
+	if out.Structured() {
+		if rows == nil {
+			rows = []searchAPIRow{}
+		}
+		return out.WriteValue(rows)
+	}
+	t := cli.NewTable(f.IO, "NAME", "ENGINE", "KEY", "READY", "DEFAULT")
+	for _, r := range rows {
+		mark := ""
+		if r.Default {
+			mark = "*"
+		} else if r.Fallback > 0 {
+			mark = "fallback " + strconv.Itoa(r.Fallback)
+		}
+		ready := "yes"
+		if !r.Ready {
+			ready = "no"
+		}
+		t.AddRow(r.Name, r.Engine, r.Key, ready, mark)
+	}
+	return t.Render()
+}
+
+// SearchAPIShowOptions are the inputs of `tavo search-api show`.
+type SearchAPIShowOptions struct {
+	Factory *Factory
+	// Name is the search API; empty for the default.
+	Name string
+}
+
+// NewCmdSearchAPIShow builds `tavo search-api show`; runF, when not nil,
+// runs instead of searchAPIShowRun (for tests).
+func NewCmdSearchAPIShow(f *Factory, runF func(*SearchAPIShowOptions) error) *cobra.Command {
+	opts := &SearchAPIShowOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "show [NAME]",
 		Short: "Show a search API (default: the default one)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			cfg, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			name := cfg.DefaultSearchName()
-			if len(args) == 1 {
-				name = args[0]
-			}
-			var row *searchAPIRow
-			for _, r := range searchAPIRows(f, cfg) {
-				if r.Name == name {
-					row = &r
-				}
-			}
-			if row == nil {
-				return unknownSearchAPI(cfg, name)
-			}
-			if out.Structured() {
-				return out.WriteValue(row)
-			}
-			w := f.IO.Out
-			pairs := [][2]string{{"name", row.Name}, {"engine", row.Engine}, {"default", strconv.FormatBool(row.Default)},
-				{"base_url", orDash(row.BaseURL)}, {"api_key", row.Key}, {"ready", strconv.FormatBool(row.Ready)}}
-			if row.Problem != "" {
-				pairs = append(pairs, [2]string{"problem", row.Problem})
-			}
-			for _, kv := range [][2]string{{"depth", row.Depth}, {"max_results", itoaOrEmpty(row.MaxResults)}, {"topic", row.Topic},
-				{"time_range", row.TimeRange}, {"chunks_per_source", itoaOrEmpty(row.Chunks)}, {"language", row.Language}, {"timeout", row.Timeout}} {
-				if kv[1] != "" {
-					pairs = append(pairs, kv)
-				}
-			}
-			for _, kv := range pairs {
-				if f.IO.IsStdoutTTY() {
-					fmt.Fprintf(w, "%-18s %s\n", kv[0]+":", kv[1])
-				} else {
-					fmt.Fprintf(w, "%s\t%s\n", kv[0], kv[1])
-				}
-			}
-			return nil
+			opts.Name = argOr(args, "")
+			return runOr(runF, searchAPIShowRun, opts)
 		},
 	}
+}
+
+func searchAPIShowRun(opts *SearchAPIShowOptions) error {
+	f := opts.Factory
+	out, err := textOutput(f)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	name := cfg.DefaultSearchName()
+	if opts.Name != "" {
+		name = opts.Name
+	}
+	var row *searchAPIRow
+	for _, r := range searchAPIRows(f, cfg) {
+		if r.Name == name {
+			row = &r
+		}
+	}
+	if row == nil {
+		return unknownSearchAPI(cfg, name)
+	}
+	if out.Structured() {
+		return out.WriteValue(row)
+	}
+	w := f.IO.Out
+	pairs := [][2]string{{"name", row.Name}, {"engine", row.Engine}, {"default", strconv.FormatBool(row.Default)},
+		{"base_url", orDash(row.BaseURL)}, {"api_key", row.Key}, {"ready", strconv.FormatBool(row.Ready)}}
+	if row.Problem != "" {
+		pairs = append(pairs, [2]string{"problem", row.Problem})
+	}
+	for _, kv := range [][2]string{{"depth", row.Depth}, {"max_results", itoaOrEmpty(row.MaxResults)}, {"topic", row.Topic},
+		{"time_range", row.TimeRange}, {"chunks_per_source", itoaOrEmpty(row.Chunks)}, {"language", row.Language}, {"timeout", row.Timeout}} {
+		if kv[1] != "" {
+			pairs = append(pairs, kv)
+		}
+	}
+	for _, kv := range pairs {
+		if f.IO.IsStdoutTTY() {
+			fmt.Fprintf(w, "%-18s %s\n", kv[0]+":", kv[1])
+		} else {
+			fmt.Fprintf(w, "%s\t%s\n", kv[0], kv[1])
+		}
+	}
+	return nil
 }
 
 func orDash(s string) string {
@@ -208,15 +238,21 @@ func unknownSearchAPI(cfg *config.Config, name string) error {
 
 // SearchAPISetOptions are the flags of `tavo search-api set`.
 type SearchAPISetOptions struct {
+	Factory                                    *Factory
 	Name                                       string
 	Engine, BaseURL, KeyEnv                    string
 	Depth, Topic, TimeRange, Language, Timeout string
 	MaxResults, Chunks                         int
 	Default                                    bool
+	// Changed reports whether a flag was given; only given flags change
+	// the API.
+	Changed func(flag string) bool
 }
 
-func newCmdSearchAPISet(f *Factory) *cobra.Command {
-	o := &SearchAPISetOptions{}
+// NewCmdSearchAPISet builds `tavo search-api set`; runF, when not nil, runs
+// instead of searchAPISetRun (for tests).
+func NewCmdSearchAPISet(f *Factory, runF func(*SearchAPISetOptions) error) *cobra.Command {
+	o := &SearchAPISetOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "set NAME [flags]",
 		Short: "Create or update a search API (only the flags given change)",
@@ -231,8 +267,8 @@ it, Tavily reads TAVILY_API_KEY and Brave BRAVE_API_KEY.`,
   tavo search-api set brave --engine brave --max-results 10 --default`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			return searchAPISetRun(cmd, f, o)
+			o.Name, o.Changed = args[0], cmd.Flags().Changed
+			return runOr(runF, searchAPISetRun, o)
 		},
 	}
 	fl := c.Flags()
@@ -250,7 +286,8 @@ it, Tavily reads TAVILY_API_KEY and Brave BRAVE_API_KEY.`,
 	return c
 }
 
-func searchAPISetRun(cmd *cobra.Command, f *Factory, o *SearchAPISetOptions) error {
+func searchAPISetRun(o *SearchAPISetOptions) error {
+	f := o.Factory
 	if err := config.ValidateProfileName(o.Name); err != nil {
 		return usageError(fmt.Errorf("search API name: %w", err))
 	}
@@ -258,17 +295,20 @@ func searchAPISetRun(cmd *cobra.Command, f *Factory, o *SearchAPISetOptions) err
 	if err != nil {
 		return err
 	}
-	fl := cmd.Flags()
+	changed := o.Changed
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
 	existing := cfg.Search.APIs[o.Name]
 	a := &config.SearchAPI{}
 	if existing != nil {
 		cp := *existing
 		a = &cp
-	} else if !fl.Changed("engine") {
+	} else if !changed("engine") {
 		return usageError(fmt.Errorf("a new search API needs --engine tavily|searxng|brave"))
 	}
 	set := func(flag string, dst *string, v string) {
-		if fl.Changed(flag) {
+		if changed(flag) {
 			*dst = v
 		}
 	}
@@ -279,13 +319,13 @@ func searchAPISetRun(cmd *cobra.Command, f *Factory, o *SearchAPISetOptions) err
 	set("time-range", &a.TimeRange, o.TimeRange)
 	set("language", &a.Language, o.Language)
 	set("timeout", &a.Timeout, o.Timeout)
-	if fl.Changed("key-env") {
+	if changed("key-env") {
 		a.APIKeyEnv, a.APIKey = o.KeyEnv, ""
 	}
-	if fl.Changed("max-results") {
+	if changed("max-results") {
 		a.MaxResults = o.MaxResults
 	}
-	if fl.Changed("chunks-per-source") {
+	if changed("chunks-per-source") {
 		a.ChunksPerSource = o.Chunks
 	}
 	becameDefault := cfg.PutSearchAPI(o.Name, a)
@@ -314,96 +354,141 @@ func searchAPISetRun(cmd *cobra.Command, f *Factory, o *SearchAPISetOptions) err
 	return nil
 }
 
-func newCmdSearchAPIRm(f *Factory) *cobra.Command {
+// SearchAPIRmOptions are the inputs of `tavo search-api rm`.
+type SearchAPIRmOptions struct {
+	Factory *Factory
+	Name    string
+}
+
+// NewCmdSearchAPIRm builds `tavo search-api rm`; runF, when not nil,
+// runs instead of searchAPIRmRun (for tests).
+func NewCmdSearchAPIRm(f *Factory, runF func(*SearchAPIRmOptions) error) *cobra.Command {
+	opts := &SearchAPIRmOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "rm NAME",
 		Short: "Remove a search API",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			wasDefault := cfg.DefaultSearchName() == args[0]
-			next, ok := cfg.RemoveSearchAPI(args[0])
-			if !ok {
-				return unknownSearchAPI(cfg, args[0])
-			}
-			if err := cfg.Save(); err != nil {
-				return err
-			}
-			switch {
-			case wasDefault && next != "":
-				note(f, "removed search API %q; %q is now the default", args[0], next)
-			case wasDefault:
-				note(f, "removed search API %q; no search API is left, so tavo_web_search is hidden", args[0])
-			default:
-				note(f, "removed search API %q", args[0])
-			}
-			return nil
+			opts.Name = argOr(args, "")
+			return runOr(runF, searchAPIRmRun, opts)
 		},
 	}
 }
 
-func newCmdSearchAPIUse(f *Factory) *cobra.Command {
+func searchAPIRmRun(opts *SearchAPIRmOptions) error {
+	f := opts.Factory
+	cfg, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	wasDefault := cfg.DefaultSearchName() == opts.Name
+	next, ok := cfg.RemoveSearchAPI(opts.Name)
+	if !ok {
+		return unknownSearchAPI(cfg, opts.Name)
+	}
+	if err := cfg.Save(); err != nil {
+		return err
+	}
+	switch {
+	case wasDefault && next != "":
+		note(f, "removed search API %q; %q is now the default", opts.Name, next)
+	case wasDefault:
+		note(f, "removed search API %q; no search API is left, so tavo_web_search is hidden", opts.Name)
+	default:
+		note(f, "removed search API %q", opts.Name)
+	}
+	return nil
+}
+
+// SearchAPIUseOptions are the inputs of `tavo search-api use`.
+type SearchAPIUseOptions struct {
+	Factory *Factory
+	Name    string
+}
+
+// NewCmdSearchAPIUse builds `tavo search-api use`; runF, when not nil,
+// runs instead of searchAPIUseRun (for tests).
+func NewCmdSearchAPIUse(f *Factory, runF func(*SearchAPIUseOptions) error) *cobra.Command {
+	opts := &SearchAPIUseOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "use NAME",
 		Short: "Make a search API the default",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			if cfg.Search.APIs[args[0]] == nil {
-				return unknownSearchAPI(cfg, args[0])
-			}
-			cfg.Search.Default = args[0]
-			cfg.Search.Fallback = slices.DeleteFunc(cfg.Search.Fallback, func(s string) bool { return s == args[0] })
-			if err := cfg.Save(); err != nil {
-				return err
-			}
-			note(f, "default search API is now %q", args[0])
-			if s, err := cfg.ResolveSearch("", f.Getenv); err == nil && s.Problem != "" {
-				note(f, "note: %s", s.Problem)
-			}
-			return nil
+			opts.Name = argOr(args, "")
+			return runOr(runF, searchAPIUseRun, opts)
 		},
 	}
 }
 
-func newCmdSearchAPIFallback(f *Factory) *cobra.Command {
+func searchAPIUseRun(opts *SearchAPIUseOptions) error {
+	f := opts.Factory
+	cfg, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	if cfg.Search.APIs[opts.Name] == nil {
+		return unknownSearchAPI(cfg, opts.Name)
+	}
+	cfg.Search.Default = opts.Name
+	cfg.Search.Fallback = slices.DeleteFunc(cfg.Search.Fallback, func(s string) bool { return s == opts.Name })
+	if err := cfg.Save(); err != nil {
+		return err
+	}
+	note(f, "default search API is now %q", opts.Name)
+	if s, err := cfg.ResolveSearch("", f.Getenv); err == nil && s.Problem != "" {
+		note(f, "note: %s", s.Problem)
+	}
+	return nil
+}
+
+// SearchAPIFallbackOptions are the inputs of `tavo search-api fallback`.
+type SearchAPIFallbackOptions struct {
+	Factory *Factory
+	Names   []string
+}
+
+// NewCmdSearchAPIFallback builds `tavo search-api fallback`; runF, when not nil,
+// runs instead of searchAPIFallbackRun (for tests).
+func NewCmdSearchAPIFallback(f *Factory, runF func(*SearchAPIFallbackOptions) error) *cobra.Command {
+	opts := &SearchAPIFallbackOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "fallback [NAME...]",
 		Short: "Set the APIs tried, in order, when the default fails (none: clear)",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			def := cfg.DefaultSearchName()
-			var list []string
-			for _, n := range args {
-				if cfg.Search.APIs[n] == nil {
-					return unknownSearchAPI(cfg, n)
-				}
-				if n == def {
-					return usageError(fmt.Errorf("%q is the default; a fallback must be another API", n))
-				}
-				if !slices.Contains(list, n) {
-					list = append(list, n)
-				}
-			}
-			cfg.Search.Fallback = list
-			if err := cfg.Save(); err != nil {
-				return err
-			}
-			if len(list) == 0 {
-				note(f, "no fallback: only the default search API runs")
-			} else {
-				note(f, "fallback order after %q: %s", def, strings.Join(list, ", "))
-			}
-			return nil
+			opts.Names = args
+			return runOr(runF, searchAPIFallbackRun, opts)
 		},
 	}
+}
+
+func searchAPIFallbackRun(opts *SearchAPIFallbackOptions) error {
+	f := opts.Factory
+	cfg, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	def := cfg.DefaultSearchName()
+	var list []string
+	for _, n := range opts.Names {
+		if cfg.Search.APIs[n] == nil {
+			return unknownSearchAPI(cfg, n)
+		}
+		if n == def {
+			return usageError(fmt.Errorf("%q is the default; a fallback must be another API", n))
+		}
+		if !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	cfg.Search.Fallback = list
+	if err := cfg.Save(); err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		note(f, "no fallback: only the default search API runs")
+	} else {
+		note(f, "fallback order after %q: %s", def, strings.Join(list, ", "))
+	}
+	return nil
 }

@@ -19,17 +19,29 @@ import (
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
-func newCmdTools(f *Factory) *cobra.Command {
+// NewCmdTools builds `tavo tools` and its subcommands.
+func NewCmdTools(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tools",
 		Short: "List, inspect, search and call tools",
 	}
-	c.AddCommand(newCmdToolsList(f), newCmdToolsShow(f), newCmdToolsSearch(f), newCmdToolsCall(f))
+	c.AddCommand(NewCmdToolsList(f, nil), NewCmdToolsShow(f, nil), NewCmdToolsSearch(f, nil), NewCmdToolsCall(f, nil))
 	return c
 }
 
-func newCmdToolsList(f *Factory) *cobra.Command {
-	var withContext, dynamic bool
+// ToolsListOptions are the inputs of `tavo tools list`.
+type ToolsListOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	// Context adds what the first request of a run carries.
+	Context bool
+	Dynamic bool
+}
+
+// NewCmdToolsList builds `tavo tools list`; runF, when not nil, runs
+// instead of toolsListRun (for tests).
+func NewCmdToolsList(f *Factory, runF func(*ToolsListOptions) error) *cobra.Command {
+	opts := &ToolsListOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "list",
 		Short: "List the tools a run may use: built-in, command and MCP tools",
@@ -46,27 +58,33 @@ exist, extension_tool_search; with --dynamic-tools=false it is every tool.
 -o json --context adds "first_request" and "bytes" to each tool.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			var cat *tools.Catalog
-			var err error
-			if withContext && !dynamic {
-				cat, err = runCatalog(ctx, f, nil, true, false)
-			} else {
-				cat, err = fullCatalog(ctx, f)
-			}
-			if err != nil {
-				return err
-			}
-			if !withContext {
-				return printSpecs(f, cat.Specs())
-			}
-			return printContext(f, cat.Specs(), dynamic)
+			opts.Ctx = cmd.Context()
+			return runOr(runF, toolsListRun, opts)
 		},
 	}
-	c.Flags().BoolVar(&withContext, "context", false, "also show what the first request of a run carries")
-	c.Flags().BoolVar(&dynamic, "dynamic-tools", true, "with --context: the first request under dynamic loading")
+	c.Flags().BoolVar(&opts.Context, "context", false, "also show what the first request of a run carries")
+	c.Flags().BoolVar(&opts.Dynamic, "dynamic-tools", true, "with --context: the first request under dynamic loading")
 	return c
+}
+
+func toolsListRun(opts *ToolsListOptions) error {
+	f := opts.Factory
+	ctx, stop := signalContext(opts.Ctx)
+	defer stop()
+	var cat *tools.Catalog
+	var err error
+	if opts.Context && !opts.Dynamic {
+		cat, err = runCatalog(ctx, f, nil, true, false)
+	} else {
+		cat, err = fullCatalog(ctx, f)
+	}
+	if err != nil {
+		return err
+	}
+	if !opts.Context {
+		return printSpecs(f, cat.Specs())
+	}
+	return printContext(f, cat.Specs(), opts.Dynamic)
 }
 
 func printSpecs(f *Factory, specs []tools.Spec) error {
@@ -178,26 +196,6 @@ func lookupTool(cat *tools.Catalog, nameOrID string) (tools.Spec, bool) {
 	return tools.Spec{}, false
 }
 
-// printJSON prints v as JSON, through --jq when given.
-func printJSON(f *Factory, v any) error {
-	if f.JQ != "" {
-		jq, err := cli.NewJQ(f.JQ)
-		if err != nil {
-			return usageError(err)
-		}
-		var doc any
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return err
-		}
-		return jq.Apply(f.IO.Out, doc)
-	}
-	return cli.WriteJSON(f.IO.Out, v, f.IO.IsStdoutTTY())
-}
-
 func firstSentence(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if i := strings.Index(s, ". "); i >= 0 {
@@ -206,65 +204,110 @@ func firstSentence(s string) string {
 	return clip(s, 72)
 }
 
-func newCmdToolsShow(f *Factory) *cobra.Command {
+// ToolsShowOptions are the inputs of `tavo tools show`.
+type ToolsShowOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	// Tool is a model name or a stable ID.
+	Tool string
+}
+
+// NewCmdToolsShow builds `tavo tools show`; runF, when not nil, runs
+// instead of toolsShowRun (for tests).
+func NewCmdToolsShow(f *Factory, runF func(*ToolsShowOptions) error) *cobra.Command {
+	opts := &ToolsShowOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "show NAME|ID",
 		Short: "Show a tool's description and argument schema",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			_, s, err := findTool(ctx, f, args[0])
-			if err != nil {
-				return err
-			}
-			format, err := cli.ResolveFormat(f.Output, f.IO, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			if format != cli.FormatText || f.JQ != "" {
-				return printJSON(f, s)
-			}
-			out := f.IO.Out
-			fmt.Fprintf(out, "name:        %s\nid:          %s\nsource:      %s\nresident:    %v\nconfirm:     %v\n",
-				s.Name, s.ID, s.Source, s.Resident, s.NeedsConfirm)
-			if s.DisplayName != "" {
-				fmt.Fprintf(out, "display:     %s\n", s.DisplayName)
-			}
-			fmt.Fprintf(out, "\n%s\n\narguments schema:\n", s.Description)
-			return cli.WriteJSON(out, json.RawMessage(s.Parameters), true)
+			opts.Ctx, opts.Tool = cmd.Context(), args[0]
+			return runOr(runF, toolsShowRun, opts)
 		},
 	}
 }
 
-func newCmdToolsSearch(f *Factory) *cobra.Command {
-	var limit int
+func toolsShowRun(opts *ToolsShowOptions) error {
+	f := opts.Factory
+	ctx, stop := signalContext(opts.Ctx)
+	defer stop()
+	_, s, err := findTool(ctx, f, opts.Tool)
+	if err != nil {
+		return err
+	}
+	format, err := cli.ResolveFormat(f.Output, f.IO, cli.FormatText)
+	if err != nil {
+		return usageError(err)
+	}
+	if format != cli.FormatText || f.JQ != "" {
+		return printJSON(f, s)
+	}
+	out := f.IO.Out
+	fmt.Fprintf(out, "name:        %s\nid:          %s\nsource:      %s\nresident:    %v\nconfirm:     %v\n",
+		s.Name, s.ID, s.Source, s.Resident, s.NeedsConfirm)
+	if s.DisplayName != "" {
+		fmt.Fprintf(out, "display:     %s\n", s.DisplayName)
+	}
+	fmt.Fprintf(out, "\n%s\n\narguments schema:\n", s.Description)
+	return cli.WriteJSON(out, json.RawMessage(s.Parameters), true)
+}
+
+// ToolsSearchOptions are the inputs of `tavo tools search`.
+type ToolsSearchOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	Query   string
+	Limit   int
+}
+
+// NewCmdToolsSearch builds `tavo tools search`; runF, when not nil, runs
+// instead of toolsSearchRun (for tests).
+func NewCmdToolsSearch(f *Factory, runF func(*ToolsSearchOptions) error) *cobra.Command {
+	opts := &ToolsSearchOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Search built-in, command and MCP tools by name and description",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if limit < 1 || limit > 20 {
-				return usageError(fmt.Errorf("--limit must be 1-20, got %d", limit))
-			}
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			cat, err := fullCatalog(ctx, f)
-			if err != nil {
-				return err
-			}
-			return printSpecs(f, cat.Search(strings.Join(args, " "), limit, nil))
+			opts.Ctx, opts.Query = cmd.Context(), strings.Join(args, " ")
+			return runOr(runF, toolsSearchRun, opts)
 		},
 	}
-	c.Flags().IntVarP(&limit, "limit", "n", 5, "most matches (1-20)")
+	c.Flags().IntVarP(&opts.Limit, "limit", "n", 5, "most matches (1-20)")
 	return c
 }
 
-func newCmdToolsCall(f *Factory) *cobra.Command {
-	var argsJSON string
-	var timeout time.Duration
-	var ask string
-	var yes bool
+func toolsSearchRun(opts *ToolsSearchOptions) error {
+	if err := checkLimit(opts.Limit, 20); err != nil {
+		return err
+	}
+	ctx, stop := signalContext(opts.Ctx)
+	defer stop()
+	cat, err := fullCatalog(ctx, opts.Factory)
+	if err != nil {
+		return err
+	}
+	return printSpecs(opts.Factory, cat.Search(opts.Query, opts.Limit, nil))
+}
+
+// ToolsCallOptions are the inputs of `tavo tools call`.
+type ToolsCallOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	// Tool is a model name or a stable ID.
+	Tool string
+	// Args is the JSON arguments; ArgsSet false reads them from stdin.
+	Args    string
+	ArgsSet bool
+	Timeout time.Duration
+	Ask     string
+	Yes     bool
+}
+
+// NewCmdToolsCall builds `tavo tools call`; runF, when not nil, runs
+// instead of toolsCallRun (for tests).
+func NewCmdToolsCall(f *Factory, runF func(*ToolsCallOptions) error) *cobra.Command {
+	opts := &ToolsCallOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "call NAME|ID [--args JSON]",
 		Short: "Run one tool and print its result envelope",
@@ -278,69 +321,75 @@ Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
   echo '{"question":"Which scope?","options":["chat","global"]}' | tavo tools call tavo_ask_user`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			mode, err := runner.ParseAskMode(ask)
-			if err != nil {
-				return usageError(err)
-			}
-			raw := argsJSON
-			stdinUsed := false
-			if !cmd.Flags().Changed("args") {
-				if f.IO.IsStdinTTY() {
-					raw = "{}"
-				} else {
-					b, err := io.ReadAll(io.LimitReader(f.IO.In, 16<<20))
-					if err != nil {
-						return fmt.Errorf("reading arguments from stdin: %w", err)
-					}
-					raw, stdinUsed = string(b), true
-				}
-			}
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			cat, spec, err := findTool(ctx, f, args[0])
-			if err != nil {
-				return err
-			}
-			src := runner.AskSources{}
-			if f.IO.IsStdinTTY() || f.IO.IsStderrTTY() {
-				src.Terminal = f.IO.OpenTerminal
-			}
-			if !stdinUsed && !f.IO.IsStdinTTY() {
-				src.Stdin = f.IO.In
-			}
-			now := time.Now()
-			env := &tools.Env{
-				RunID:     ids.New("run", now),
-				SessionID: ids.New("ses", now),
-				Asker:     runner.NewAsker(mode, src),
-				Confirmer: runner.NewConfirmer(yes, runner.AskSources{Terminal: src.Terminal}),
-				Catalog:   cat,
-				Emit: func(t string, p any) {
-					if f.Verbose {
-						b, _ := json.Marshal(p)
-						fmt.Fprintf(f.IO.ErrOut, "tavo: %s %s\n", t, b)
-					}
-				},
-			}
-			x := &tools.Executor{Catalog: cat, Timeout: timeout, Budget: tools.NewBudget(tools.MaxResultBytes, tools.MaxRunResultBytes)}
-			out := x.Execute(ctx, env, providers.ToolCall{ID: "call_cli", Name: spec.Name, Arguments: raw})
-			if err := printEnvelope(f, out.Envelope); err != nil {
-				return err
-			}
-			switch {
-			case out.InputRequired:
-				return silentExit(events.ExitInputRequired)
-			case !out.OK:
-				return silentExit(events.ExitFailed)
-			}
-			return nil
+			opts.Ctx, opts.Tool, opts.ArgsSet = cmd.Context(), args[0], cmd.Flags().Changed("args")
+			return runOr(runF, toolsCallRun, opts)
 		},
 	}
-	c.Flags().StringVar(&argsJSON, "args", "", "arguments as a JSON object (default: read from stdin, or {} on a terminal)")
-	c.Flags().DurationVar(&timeout, "timeout", runner.DefaultToolTimeout, "timeout of the call")
-	c.Flags().StringVar(&ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
-	c.Flags().BoolVarP(&yes, "yes", "y", false, "allow a tool that asks for confirmation")
+	c.Flags().StringVar(&opts.Args, "args", "", "arguments as a JSON object (default: read from stdin, or {} on a terminal)")
+	c.Flags().DurationVar(&opts.Timeout, "timeout", runner.DefaultToolTimeout, "timeout of the call")
+	c.Flags().StringVar(&opts.Ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
+	c.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "allow a tool that asks for confirmation")
 	return c
+}
+
+func toolsCallRun(opts *ToolsCallOptions) error {
+	f := opts.Factory
+	mode, err := runner.ParseAskMode(opts.Ask)
+	if err != nil {
+		return usageError(err)
+	}
+	raw := opts.Args
+	stdinUsed := false
+	if !opts.ArgsSet {
+		if f.IO.IsStdinTTY() {
+			raw = "{}"
+		} else {
+			b, err := io.ReadAll(io.LimitReader(f.IO.In, 16<<20))
+			if err != nil {
+				return fmt.Errorf("reading arguments from stdin: %w", err)
+			}
+			raw, stdinUsed = string(b), true
+		}
+	}
+	ctx, stop := signalContext(opts.Ctx)
+	defer stop()
+	cat, spec, err := findTool(ctx, f, opts.Tool)
+	if err != nil {
+		return err
+	}
+	src := runner.AskSources{}
+	if f.IO.IsStdinTTY() || f.IO.IsStderrTTY() {
+		src.Terminal = f.IO.OpenTerminal
+	}
+	if !stdinUsed && !f.IO.IsStdinTTY() {
+		src.Stdin = f.IO.In
+	}
+	now := time.Now()
+	env := &tools.Env{
+		RunID:     ids.New("run", now),
+		SessionID: ids.New("ses", now),
+		Asker:     runner.NewAsker(mode, src),
+		Confirmer: runner.NewConfirmer(opts.Yes, runner.AskSources{Terminal: src.Terminal}),
+		Catalog:   cat,
+		Emit: func(t string, p any) {
+			if f.Verbose {
+				b, _ := json.Marshal(p)
+				fmt.Fprintf(f.IO.ErrOut, "tavo: %s %s\n", t, b)
+			}
+		},
+	}
+	x := &tools.Executor{Catalog: cat, Timeout: opts.Timeout, Budget: tools.NewBudget(tools.MaxResultBytes, tools.MaxRunResultBytes)}
+	out := x.Execute(ctx, env, providers.ToolCall{ID: "call_cli", Name: spec.Name, Arguments: raw})
+	if err := printEnvelope(f, out.Envelope); err != nil {
+		return err
+	}
+	switch {
+	case out.InputRequired:
+		return silentExit(events.ExitInputRequired)
+	case !out.OK:
+		return silentExit(events.ExitFailed)
+	}
+	return nil
 }
 
 func printEnvelope(f *Factory, envelope string) error {

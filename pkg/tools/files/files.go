@@ -6,7 +6,6 @@
 package files
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -49,18 +48,6 @@ type options struct {
 	Encoding string `json:"encoding"`
 	Limit    *int   `json:"limit"`
 	Cursor   string `json:"cursor"`
-}
-
-// decode reads schema-checked arguments into v, refusing unknown fields again
-// for callers that skip the catalog's validation.
-func decode(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return &tools.Error{Code: tools.CodeInvalidArguments,
-			Message: "the arguments do not match the tool's schema: " + err.Error()}
-	}
-	return nil
 }
 
 // where resolves options.scope against the run's session, and
@@ -125,7 +112,7 @@ func toolError(err error) error {
 // run is the shape of every file tool's Run: decode, act, map errors.
 func run[A any](call *tools.Call, act func(a *A) (any, error)) (any, error) {
 	var a A
-	if err := decode(call.Args, &a); err != nil {
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
 		return nil, err
 	}
 	v, err := act(&a)

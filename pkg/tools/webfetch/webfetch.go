@@ -90,9 +90,8 @@ type args struct {
 // cursor wins over a URL given with it and never falls back to it.
 func (w webFetch) Run(ctx context.Context, call *tools.Call) (any, error) {
 	var a args
-	dec := json.NewDecoder(bytes.NewReader(call.Args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
+		// Our own wording: the decoder's names Go types.
 		return nil, tools.Errorf(tools.CodeInvalidArguments, `the arguments must be {"url": …, "headers"?: {…}} or {"cursor": …}`)
 	}
 	if a.Cursor != "" {

@@ -5,7 +5,6 @@
 package websearch
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -84,9 +83,8 @@ type Result struct {
 // guard the same contract for callers that skip the catalog.
 func (w webSearch) Run(ctx context.Context, call *tools.Call) (any, error) {
 	var a args
-	dec := json.NewDecoder(bytes.NewReader(call.Args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
+		// Our own wording: the decoder's names Go types.
 		return nil, &tools.Error{Code: tools.CodeInvalidArguments,
 			Message: "the arguments must be an object with query and the documented optional fields only"}
 	}
