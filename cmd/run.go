@@ -16,10 +16,11 @@ import (
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
-	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/session"
+	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
@@ -89,39 +90,39 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringVarP(&o.Model, "model", "m", "", "model name")
 	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	fl.StringVar(&o.System, "system", "", "system prompt, or @FILE to read it from a file")
-	fl.BoolVarP(&o.Tools, "tools", "T", false, "let the model use tools (off by default)")
+	fl.BoolVarP(&o.Tools, "tools", "T", config.DefaultTools, "let the model use tools (off by default)")
 	fl.StringArrayVar(&o.AllowTools, "tool", nil, "allow only this tool (repeatable)")
-	fl.BoolVar(&o.DynamicTools, "dynamic-tools", true, "send resident tools and tavo_tool_search first; others on demand")
-	fl.IntVar(&o.MaxRounds, "max-rounds", runner.DefaultMaxRounds, "most model requests in the run")
-	fl.IntVar(&o.MaxToolCalls, "max-tool-calls", runner.DefaultMaxToolCalls, "most tool calls in the run")
-	fl.DurationVar(&o.ToolTimeout, "tool-timeout", runner.DefaultToolTimeout, "timeout of one tool call (time waiting for a person excluded)")
-	fl.DurationVar(&o.Timeout, "timeout", 0, "timeout of the whole run (0: none)")
-	fl.StringVar(&o.ReasoningContext, "reasoning-context", "off", "earlier reasoning sent back: off|since-user|active-chain")
-	fl.BoolVar(&o.NoStream, "no-stream", false, "ask for whole responses instead of streams")
+	fl.BoolVar(&o.DynamicTools, "dynamic-tools", config.DefaultDynamicTools, "send resident tools and tavo_tool_search first; others on demand")
+	fl.IntVar(&o.MaxRounds, "max-rounds", config.DefaultMaxRounds, "most model requests in the run")
+	fl.IntVar(&o.MaxToolCalls, "max-tool-calls", config.DefaultMaxToolCalls, "most tool calls in the run")
+	fl.DurationVar(&o.ToolTimeout, "tool-timeout", config.DefaultToolTimeout, "timeout of one tool call (time waiting for a person excluded)")
+	fl.DurationVar(&o.Timeout, "timeout", config.DefaultTimeout, "timeout of the whole run (0: none)")
+	fl.StringVar(&o.ReasoningContext, "reasoning-context", config.DefaultReasoningContext, "earlier reasoning sent back: "+strings.Join(config.ReasoningContexts, "|"))
+	fl.BoolVar(&o.NoStream, "no-stream", !config.DefaultStream, "ask for whole responses instead of streams")
 	fl.StringVar(&o.Ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
 	fl.StringVar(&o.Input, "input", "", "ndjson: read a driver's control lines from stdin")
 	fl.StringArrayVar(&o.Params, "param", nil, "extra request-body field key=value (value parsed as JSON when it parses)")
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
-	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", 0, "limit the answer's tokens (0: the profile's or the provider's default)")
+	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", config.DefaultMaxOutputTokens, "limit the answer's tokens (0: the profile's or the provider's default)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "allow every tool that asks for confirmation")
 	fl.StringArrayVar(&o.Vars, "var", nil, "set a chat variable of the run's session, key=value (value JSON when it parses; repeatable)")
 	fl.StringVar(&o.Schema, "schema", "", "JSON Schema FILE the final answer must match; the parsed value is run.completed.structured")
 }
 
-// runSetup is everything resolved before the run starts.
+// runSetup is everything decided before the run starts.
 type runSetup struct {
 	opts     runner.Options
-	resolved *config.Resolved
+	settings *config.RunSettings
 	format   cli.Format
 	jq       *cli.JQ
 	ask      runner.AskMode
 	driver   bool
-	// budget is the request token budget from the profile's context limits.
-	budget int
 	// vars are --var values, set in the session before the run.
 	vars map[string]json.RawMessage
 }
 
+// runRun is `tavo run` and `tavo session send`: flags → settings →
+// session.Bind → runner.Run → output.
 func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error {
 	s, err := prepareRun(cmd, f, o, args)
 	if err != nil {
@@ -129,19 +130,30 @@ func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error 
 	}
 	ctx, stop := signalContext(cmd.Context())
 	defer stop()
-	if o.Timeout > 0 {
+	if s.settings.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, s.settings.Timeout)
 		defer cancel()
 	}
 	ctx, cancelRun := context.WithCancelCause(ctx)
 	defer cancelRun(nil)
 
-	bound, err := bindSession(ctx, f, s, o.Session)
+	st, err := openStore(ctx, f)
 	if err != nil {
 		return err
 	}
-	bound.watchCancel(ctx, cancelRun)
+	defer st.Close()
+	bound, err := session.Bind(ctx, st, session.BindOptions{
+		SessionID: o.Session,
+		Prompt:    s.opts.Prompt.Text(),
+		Meta:      store.RunMeta{Profile: s.settings.ProfileName, Provider: string(s.settings.Protocol), Model: s.settings.Model},
+		Vars:      s.vars,
+	})
+	if err != nil {
+		return sessionError(err, o.Session)
+	}
+	bound.Configure(&s.opts)
+	bound.WatchCancel(ctx, cancelRun)
 	out := newRunOutput(f, s.format, s.jq)
 	s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound, out)
 
@@ -164,7 +176,11 @@ func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error 
 	s.opts.Confirmer = runner.NewConfirmer(o.Yes, src)
 
 	res := runner.Run(ctx, s.opts)
-	if err := bound.finish(res); err != nil {
+	err = bound.Finish(ctx, res)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "tavo: recording the run: %v\n", err)
 	}
 	if err := out.finish(res); err != nil {
@@ -191,6 +207,42 @@ func promptFromStdin(f *Factory, args []string) bool {
 	return len(args) == 0 && !f.IO.IsStdinTTY()
 }
 
+// runFlags are the run settings given on the command line: a flag the
+// person did not set is left nil, so the profile's value applies.
+func runFlags(set func(name string) bool, o *RunOptions) config.RunFlags {
+	var rf config.RunFlags
+	if set("tools") {
+		rf.Tools = &o.Tools
+	}
+	if set("dynamic-tools") {
+		rf.DynamicTools = &o.DynamicTools
+	}
+	if set("no-stream") {
+		stream := !o.NoStream
+		rf.Stream = &stream
+	}
+	if set("max-rounds") {
+		rf.MaxRounds = &o.MaxRounds
+	}
+	if set("max-tool-calls") {
+		rf.MaxToolCalls = &o.MaxToolCalls
+	}
+	if set("max-output-tokens") {
+		rf.MaxOutputTokens = &o.MaxOutputTokens
+	}
+	if set("tool-timeout") {
+		rf.ToolTimeout = &o.ToolTimeout
+	}
+	if set("timeout") {
+		rf.Timeout = &o.Timeout
+	}
+	if set("reasoning-context") {
+		rf.ReasoningContext = &o.ReasoningContext
+	}
+	rf.Params = o.Params
+	return rf
+}
+
 func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*runSetup, error) {
 	cfg, err := f.Config()
 	if err != nil {
@@ -205,10 +257,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 			fmt.Fprintf(f.IO.ErrOut, "tavo: %s\n", n)
 		}
 	}
-	p := res.Profile
-	fl := cmd.Flags()
-	s := &runSetup{resolved: res}
-
+	s := &runSetup{}
 	if s.format, err = cli.ResolveFormat(f.Output, f.IO, cli.FormatNDJSON); err != nil {
 		return nil, usageError(err)
 	}
@@ -230,53 +279,11 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	default:
 		return nil, usageError(fmt.Errorf("invalid --input %q: the only input format is ndjson", o.Input))
 	}
-
-	// Flags given on the command line win over the profile's defaults.
-	toolsOn := o.Tools
-	if !fl.Changed("tools") && p.Tools != nil {
-		toolsOn = *p.Tools
-	}
-	dynamic := o.DynamicTools
-	if !fl.Changed("dynamic-tools") && p.DynamicTools != nil {
-		dynamic = *p.DynamicTools
-	}
-	maxRounds := pickInt(fl.Changed("max-rounds"), o.MaxRounds, p.MaxRounds)
-	maxCalls := pickInt(fl.Changed("max-tool-calls"), o.MaxToolCalls, p.MaxToolCalls)
-	maxOut := pickInt(fl.Changed("max-output-tokens"), o.MaxOutputTokens, p.MaxOutputTokens)
-	if maxRounds < 1 {
-		return nil, usageError(fmt.Errorf("--max-rounds must be at least 1, got %d", maxRounds))
-	}
-	if maxCalls < 0 {
-		return nil, usageError(fmt.Errorf("--max-tool-calls must not be negative, got %d", maxCalls))
-	}
-	toolTimeout, err := pickDuration(fl.Changed("tool-timeout"), o.ToolTimeout, p.ToolTimeout, "tool_timeout")
+	set, err := config.ResolveRun(res, runFlags(cmd.Flags().Changed, o))
 	if err != nil {
 		return nil, usageError(err)
 	}
-	if toolTimeout <= 0 {
-		return nil, usageError(errors.New("--tool-timeout must be positive"))
-	}
-	timeout, err := pickDuration(fl.Changed("timeout"), o.Timeout, p.Timeout, "timeout")
-	if err != nil {
-		return nil, usageError(err)
-	}
-	o.Timeout = timeout
-	rcName := o.ReasoningContext
-	if !fl.Changed("reasoning-context") && p.ReasoningContext != "" {
-		rcName = p.ReasoningContext
-	}
-	rc, err := runner.ParseReasoningContext(rcName)
-	if err != nil {
-		return nil, usageError(err)
-	}
-	stream := !o.NoStream
-	if !fl.Changed("no-stream") && p.Stream != nil {
-		stream = *p.Stream
-	}
-	params, err := parseParams(p.Params, o.Params)
-	if err != nil {
-		return nil, usageError(err)
-	}
+	s.settings = set
 	system, err := readSystem(o.System)
 	if err != nil {
 		return nil, usageError(err)
@@ -292,7 +299,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	}
 	parts = append(parts, att...)
 
-	catalog, err := runCatalog(cmd.Context(), f, o.AllowTools, toolsOn, dynamic)
+	catalog, err := runCatalog(cmd.Context(), f, o.AllowTools, set.Tools, set.DynamicTools)
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -300,26 +307,26 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	if err != nil {
 		return nil, usageError(err)
 	}
-
-	now := time.Now()
 	s.opts = runner.Options{
 		Provider:        provider,
-		ProfileName:     res.ProfileName,
-		Model:           res.Model,
+		ProfileName:     set.ProfileName,
+		Model:           set.Model,
 		System:          system,
 		Prompt:          providers.Message{Role: providers.RoleUser, Parts: parts},
 		Catalog:         catalog,
-		ToolsEnabled:    toolsOn,
-		DynamicTools:    dynamic,
-		MaxRounds:       maxRounds,
-		MaxToolCalls:    maxCalls,
-		ToolTimeout:     toolTimeout,
-		Reasoning:       rc,
-		Stream:          stream,
-		MaxOutputTokens: maxOut,
-		Params:          params,
-		RunID:           ids.New("run", now),
-		SessionID:       ids.New("ses", now),
+		ToolsEnabled:    set.Tools,
+		DynamicTools:    set.DynamicTools,
+		MaxRounds:       set.MaxRounds,
+		MaxToolCalls:    set.MaxToolCalls,
+		ToolTimeout:     set.ToolTimeout,
+		Reasoning:       runner.ReasoningContext(set.ReasoningContext),
+		Stream:          set.Stream,
+		MaxOutputTokens: set.MaxOutputTokens,
+		Params:          set.Params,
+		ContextBudget:   set.ContextBudget,
+	}
+	if pr := set.Prices; pr != nil {
+		s.opts.Prices = &runner.Prices{InputPerMTok: pr.InputPerMTok, OutputPerMTok: pr.OutputPerMTok, CachedInputPerMTok: pr.CachedInputPerMTok}
 	}
 	if o.Schema != "" {
 		doc, err := os.ReadFile(o.Schema)
@@ -333,54 +340,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	if s.vars, err = parseVars(o.Vars); err != nil {
 		return nil, usageError(err)
 	}
-	s.budget = contextBudget(p.ContextWindow, maxOut)
-	if p.Prices != nil {
-		s.opts.Prices = &runner.Prices{InputPerMTok: p.Prices.InputPerMTok, OutputPerMTok: p.Prices.OutputPerMTok, CachedInputPerMTok: p.Prices.CachedInputPerMTok}
-	}
 	return s, nil
-}
-
-func pickInt(changed bool, flag, profile int) int {
-	if !changed && profile != 0 {
-		return profile
-	}
-	return flag
-}
-
-func pickDuration(changed bool, flag time.Duration, profile, name string) (time.Duration, error) {
-	if changed || profile == "" {
-		return flag, nil
-	}
-	d, err := time.ParseDuration(profile)
-	if err != nil {
-		return 0, fmt.Errorf("profile %s %q is not a duration like 30s or 2m", name, profile)
-	}
-	return d, nil
-}
-
-// parseParams merges profile params with --param key=value flags; a value is
-// JSON when it parses as JSON, else a string.
-func parseParams(profile map[string]any, flags []string) (map[string]any, error) {
-	if len(profile) == 0 && len(flags) == 0 {
-		return nil, nil
-	}
-	out := map[string]any{}
-	for k, v := range profile {
-		out[k] = v
-	}
-	for _, kv := range flags {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("invalid --param %q: want key=value", kv)
-		}
-		var parsed any
-		if err := json.Unmarshal([]byte(v), &parsed); err == nil {
-			out[k] = parsed
-		} else {
-			out[k] = v
-		}
-	}
-	return out, nil
 }
 
 func readSystem(s string) (string, error) {

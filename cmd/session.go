@@ -399,7 +399,7 @@ Errors: context_limits_missing (exit 2), nothing_to_compact, compaction_failed (
 				return err
 			}
 			comp := &session.Compactor{Store: st, SessionID: args[0], Provider: provider, Model: res.Model, History: h,
-				Target: contextBudget(window, res.Profile.MaxOutputTokens) / 2, KeepNewest: true}
+				Target: config.ContextBudget(window, res.Profile.MaxOutputTokens) / 2, KeepNewest: true}
 			result, err := comp.Compact(ctx, h.Messages, "requested")
 			if err != nil {
 				var ce *runner.CompactionError

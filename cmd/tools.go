@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
@@ -326,7 +327,7 @@ Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
 		},
 	}
 	c.Flags().StringVar(&opts.Args, "args", "", "arguments as a JSON object (default: read from stdin, or {} on a terminal)")
-	c.Flags().DurationVar(&opts.Timeout, "timeout", runner.DefaultToolTimeout, "timeout of the call")
+	c.Flags().DurationVar(&opts.Timeout, "timeout", config.DefaultToolTimeout, "timeout of the call")
 	c.Flags().StringVar(&opts.Ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
 	c.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "allow a tool that asks for confirmation")
 	return c

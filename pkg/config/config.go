@@ -34,7 +34,7 @@ type Config struct {
 // Profile is one named provider profile: where a model is and how to run it.
 // Zero values mean "not set": the run's default applies (see Defaults).
 type Profile struct {
-	// Protocol is openai, openai-responses, anthropic or gemini (default openai).
+	// Protocol is openai, openai-responses, anthropic or gemini (default DefaultProtocol).
 	Protocol string `toml:"protocol,omitempty"`
 	// BaseURL is the API root; empty means the protocol's environment
 	// variable or its official URL.
@@ -57,21 +57,21 @@ type Profile struct {
 	ContextWindow int `toml:"context_window,omitempty"`
 	// MaxOutputTokens caps each answer.
 	MaxOutputTokens int `toml:"max_output_tokens,omitempty"`
-	// Tools turns tool use on for runs with this profile (default off).
+	// Tools turns tool use on for runs with this profile (default DefaultTools).
 	Tools *bool `toml:"tools,omitempty"`
-	// DynamicTools loads tools on demand through tool search (default on).
+	// DynamicTools loads tools on demand through tool search (default DefaultDynamicTools).
 	DynamicTools *bool `toml:"dynamic_tools,omitempty"`
-	// MaxRounds limits model rounds per run (default 5).
+	// MaxRounds limits model rounds per run (default DefaultMaxRounds).
 	MaxRounds int `toml:"max_rounds,omitempty"`
-	// MaxToolCalls limits tool calls per run (default 32).
+	// MaxToolCalls limits tool calls per run (default DefaultMaxToolCalls).
 	MaxToolCalls int `toml:"max_tool_calls,omitempty"`
-	// ToolTimeout limits one tool call, as a Go duration (default 60s).
+	// ToolTimeout limits one tool call, as a Go duration (default DefaultToolTimeout).
 	ToolTimeout string `toml:"tool_timeout,omitempty"`
 	// Timeout limits the whole run, as a Go duration (default none).
 	Timeout string `toml:"timeout,omitempty"`
-	// ReasoningContext is off, since-user or active-chain (default off).
+	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
-	// Stream asks for streamed responses (default on).
+	// Stream asks for streamed responses (default DefaultStream).
 	Stream *bool `toml:"stream,omitempty"`
 	// Params are extra request-body fields sent with every request.
 	Params map[string]any `toml:"params,omitempty,inline"`
@@ -86,30 +86,21 @@ type Prices struct {
 	CachedInputPerMTok float64 `toml:"cached_input_per_mtok,omitempty" json:"cached_input_per_mtok,omitempty"`
 }
 
-// The run defaults of SPEC §1, applied by Defaults to what a profile leaves unset.
-const (
-	DefaultMaxRounds        = 5
-	DefaultMaxToolCalls     = 32
-	DefaultToolTimeout      = "60s"
-	DefaultReasoningContext = "off"
-	DefaultProtocol         = "openai"
-)
-
 // Defaults returns a copy of p with every run option that p leaves unset
-// filled with tavo's default. Maps are copied too, so the result may be
-// changed freely.
+// filled with tavo's default (the Default* constants). Maps are copied
+// too, so the result may be changed freely.
 func (p Profile) Defaults() Profile {
 	if p.Protocol == "" {
 		p.Protocol = DefaultProtocol
 	}
 	if p.Tools == nil {
-		p.Tools = boolPtr(false)
+		p.Tools = boolPtr(DefaultTools)
 	}
 	if p.DynamicTools == nil {
-		p.DynamicTools = boolPtr(true)
+		p.DynamicTools = boolPtr(DefaultDynamicTools)
 	}
 	if p.Stream == nil {
-		p.Stream = boolPtr(true)
+		p.Stream = boolPtr(DefaultStream)
 	}
 	if p.MaxRounds == 0 {
 		p.MaxRounds = DefaultMaxRounds
@@ -118,7 +109,7 @@ func (p Profile) Defaults() Profile {
 		p.MaxToolCalls = DefaultMaxToolCalls
 	}
 	if p.ToolTimeout == "" {
-		p.ToolTimeout = DefaultToolTimeout
+		p.ToolTimeout = defaultDurationText(DefaultToolTimeout)
 	}
 	if p.ReasoningContext == "" {
 		p.ReasoningContext = DefaultReasoningContext

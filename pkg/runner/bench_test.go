@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/files"
@@ -43,6 +44,7 @@ func BenchmarkRunnerRound(b *testing.B) {
 		res := Run(context.Background(), Options{
 			Provider: p, Model: "m", Prompt: user("hi"), Catalog: cat, ToolsEnabled: true, DynamicTools: true,
 			Stream: true, Emitter: em, RunID: "run_b", SessionID: "ses_b", MaxRounds: rounds,
+			MaxToolCalls: config.DefaultMaxToolCalls, ToolTimeout: config.DefaultToolTimeout,
 		})
 		if res.Status != events.StatusCompleted {
 			b.Fatalf("status %s", res.Status)
@@ -73,6 +75,7 @@ func BenchmarkFirstRequestBytes(b *testing.B) {
 			Provider: openai.New(providers.Config{BaseURL: srv.URL, APIKey: "k"}), Model: "gpt-4.1",
 			Prompt: user("What is on https://example.com today?"), Catalog: cat, ToolsEnabled: true, DynamicTools: true,
 			Stream: true, Emitter: em, RunID: "run_b", SessionID: "ses_b",
+			MaxRounds: config.DefaultMaxRounds, MaxToolCalls: config.DefaultMaxToolCalls, ToolTimeout: config.DefaultToolTimeout,
 		})
 		size = len(srv.Requests()[0].Body)
 		srv.Close()
@@ -115,6 +118,7 @@ func BenchmarkDeltaToStdout(b *testing.B) {
 		Run(context.Background(), Options{
 			Provider: openai.New(providers.Config{BaseURL: srv.URL, APIKey: "k"}), Model: "m",
 			Prompt: user("hi"), Stream: true, Emitter: em, RunID: "run_b", SessionID: "ses_b",
+			MaxRounds: config.DefaultMaxRounds, MaxToolCalls: config.DefaultMaxToolCalls, ToolTimeout: config.DefaultToolTimeout,
 		})
 		pw.Close()
 	}()

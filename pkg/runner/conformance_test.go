@@ -22,6 +22,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/anthropic"
@@ -129,6 +130,7 @@ func runScenario(t *testing.T, v *fake.Validator, c codec, sc scenario) *confRun
 		Model: c.model, System: confSystem, Prompt: user(confPrompt),
 		Catalog: cat, ToolsEnabled: true, Stream: true,
 		Emitter: em, RunID: "run_conf", SessionID: "ses_conf",
+		MaxRounds: config.DefaultMaxRounds, MaxToolCalls: config.DefaultMaxToolCalls, ToolTimeout: config.DefaultToolTimeout,
 	}
 	if sc.setup != nil {
 		sc.setup(&opts, h)

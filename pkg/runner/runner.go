@@ -16,13 +16,6 @@ import (
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
-// Defaults of SPEC §1.
-const (
-	DefaultMaxRounds    = 5
-	DefaultMaxToolCalls = 32
-	DefaultToolTimeout  = 60 * time.Second
-)
-
 // Options configure one run.
 type Options struct {
 	Provider providers.Provider
@@ -42,6 +35,10 @@ type Options struct {
 	// DynamicTools sends only resident tools and tavo_tool_search first.
 	DynamicTools bool
 
+	// MaxRounds, MaxToolCalls and ToolTimeout are the run's limits. The
+	// runner has no defaults of its own: the caller decides them
+	// (config.ResolveRun owns tavo's defaults), and a run whose limits are
+	// not all positive fails at once with internal_error.
 	MaxRounds       int
 	MaxToolCalls    int
 	ToolTimeout     time.Duration
@@ -151,15 +148,6 @@ func Run(ctx context.Context, opts Options) (res *Result) {
 }
 
 func newRun(opts Options) *run {
-	if opts.MaxRounds <= 0 {
-		opts.MaxRounds = DefaultMaxRounds
-	}
-	if opts.MaxToolCalls <= 0 {
-		opts.MaxToolCalls = DefaultMaxToolCalls
-	}
-	if opts.ToolTimeout <= 0 {
-		opts.ToolTimeout = DefaultToolTimeout
-	}
 	if opts.Reasoning == "" {
 		opts.Reasoning = ReasoningOff
 	}
@@ -232,6 +220,9 @@ func (r *run) loop(ctx context.Context) *Result {
 		MaxRounds:        r.opts.MaxRounds,
 		ReasoningContext: string(r.opts.Reasoning),
 	})
+	if err := r.opts.checkLimits(); err != nil {
+		return r.failed("internal_error", err.Error())
+	}
 	for r.round = 1; ; r.round++ {
 		if res := r.stopped(ctx); res != nil {
 			return res
@@ -303,6 +294,19 @@ func (r *run) loop(ctx context.Context) *Result {
 			return r.failed("store_failed", err.Error())
 		}
 	}
+}
+
+// checkLimits reports limits the caller left unset.
+func (o *Options) checkLimits() error {
+	switch {
+	case o.MaxRounds < 1:
+		return fmt.Errorf("runner: Options.MaxRounds must be at least 1, got %d", o.MaxRounds)
+	case o.MaxToolCalls < 1:
+		return fmt.Errorf("runner: Options.MaxToolCalls must be at least 1, got %d", o.MaxToolCalls)
+	case o.ToolTimeout <= 0:
+		return fmt.Errorf("runner: Options.ToolTimeout must be positive, got %s", o.ToolTimeout)
+	}
+	return nil
 }
 
 // store hands the messages completed since the last call to OnMessages.

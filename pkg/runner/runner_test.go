@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/tools"
@@ -123,6 +124,7 @@ func newOpts(t *testing.T, p providers.Provider, extra ...tools.Tool) (Options, 
 	return Options{
 		Provider: p, Model: "m", Prompt: user("hi"), Catalog: cat, ToolsEnabled: true, DynamicTools: true,
 		Stream: true, Emitter: em, RunID: "run_1", SessionID: "ses_1",
+		MaxRounds: config.DefaultMaxRounds, MaxToolCalls: config.DefaultMaxToolCalls, ToolTimeout: config.DefaultToolTimeout,
 	}, rec
 }
 
@@ -229,6 +231,27 @@ func TestMaxToolCalls(t *testing.T) {
 	checkEvents(t, rec, opts.Emitter)
 	if res.Status != events.StatusMaxToolCalls || res.ExitCode != 3 || res.ToolCalls.Total != 2 {
 		t.Fatalf("result %+v", res)
+	}
+}
+
+// The runner has no defaults of its own: unset limits are the caller's bug
+// and fail the run before any request, with exactly one run.completed.
+func TestUnsetLimitsFail(t *testing.T) {
+	for name, unset := range map[string]func(*Options){
+		"rounds":       func(o *Options) { o.MaxRounds = 0 },
+		"tool calls":   func(o *Options) { o.MaxToolCalls = 0 },
+		"tool timeout": func(o *Options) { o.ToolTimeout = 0 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := &scripted{}
+			opts, rec := newOpts(t, p)
+			unset(&opts)
+			res := Run(context.Background(), opts)
+			checkEvents(t, rec, opts.Emitter)
+			if res.Status != events.StatusFailed || res.Err == nil || res.Err.Code != "internal_error" || len(p.requests) != 0 {
+				t.Fatalf("result %+v after %d requests", res, len(p.requests))
+			}
+		})
 	}
 }
 

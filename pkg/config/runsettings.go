@@ -1,0 +1,239 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
+)
+
+// The run defaults of SPEC §1. Each lives here only: Profile.Defaults,
+// ResolveRun and the flag help texts all read these.
+const (
+	// DefaultProtocol is the protocol of a profile that names none.
+	DefaultProtocol = "openai"
+	// DefaultTools leaves tool use off unless asked for.
+	DefaultTools = false
+	// DefaultDynamicTools sends resident tools and tool search first.
+	DefaultDynamicTools = true
+	// DefaultStream asks for streamed responses.
+	DefaultStream = true
+	// DefaultMaxRounds is the most model requests in one run.
+	DefaultMaxRounds = 5
+	// DefaultMaxToolCalls is the most tool calls in one run.
+	DefaultMaxToolCalls = 32
+	// DefaultToolTimeout bounds one tool call.
+	DefaultToolTimeout = 60 * time.Second
+	// DefaultTimeout bounds a whole run; 0 is no limit.
+	DefaultTimeout time.Duration = 0
+	// DefaultReasoningContext sends no earlier reasoning back.
+	DefaultReasoningContext = "off"
+	// DefaultMaxOutputTokens leaves the answer's length to the provider.
+	DefaultMaxOutputTokens = 0
+	// DefaultAnswerReserve is the room kept for the answer in a request's
+	// token budget when no output limit is set.
+	DefaultAnswerReserve = 4096
+)
+
+// RunFlags are the run settings given on the command line (or by any other
+// caller that overrides a profile). A nil field was not given: the profile's
+// value applies, else the default.
+type RunFlags struct {
+	Tools, DynamicTools, Stream *bool
+	MaxRounds, MaxToolCalls     *int
+	// MaxOutputTokens 0 asks for the provider's default even when the
+	// profile sets a limit.
+	MaxOutputTokens *int
+	ToolTimeout     *time.Duration
+	// Timeout 0 means no limit even when the profile sets one.
+	Timeout          *time.Duration
+	ReasoningContext *string
+	// Params are key=value pairs laid over the profile's params; a value is
+	// JSON when it parses as JSON, else a string.
+	Params []string
+}
+
+// RunSettings are every setting of one run, decided: a flag beats the
+// profile, the profile beats the default.
+type RunSettings struct {
+	// ProfileName, Protocol and Model come from Resolve.
+	ProfileName string
+	Protocol    providers.Protocol
+	Model       string
+
+	Tools, DynamicTools, Stream bool
+	MaxRounds                   int
+	MaxToolCalls                int
+	// MaxOutputTokens caps each answer; 0 leaves it to the provider.
+	MaxOutputTokens int
+	ToolTimeout     time.Duration
+	// Timeout bounds the whole run; 0 (or less) is no limit.
+	Timeout time.Duration
+	// ReasoningContext is one of ReasoningContexts.
+	ReasoningContext string
+	// Params are extra request-body fields; nil when there are none.
+	Params map[string]any
+	// ContextWindow is the model's context size in tokens, 0 when unknown.
+	ContextWindow int
+	// ContextBudget is the token budget of a request (ContextBudget of the
+	// window and the output limit); 0 when the window is unknown.
+	ContextBudget int
+	// Prices are the model's prices, nil when the profile gives none.
+	Prices *Prices
+}
+
+// ResolveRun decides every run setting of r's profile under flags. Errors
+// are one line naming the flag or profile key at fault.
+func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
+	p := r.Profile
+	s := &RunSettings{
+		ProfileName:      r.ProfileName,
+		Protocol:         r.Protocol,
+		Model:            r.Model,
+		Tools:            pickBool(flags.Tools, p.Tools, DefaultTools),
+		DynamicTools:     pickBool(flags.DynamicTools, p.DynamicTools, DefaultDynamicTools),
+		Stream:           pickBool(flags.Stream, p.Stream, DefaultStream),
+		MaxRounds:        pickInt(flags.MaxRounds, p.MaxRounds, DefaultMaxRounds),
+		MaxToolCalls:     pickInt(flags.MaxToolCalls, p.MaxToolCalls, DefaultMaxToolCalls),
+		MaxOutputTokens:  pickInt(flags.MaxOutputTokens, p.MaxOutputTokens, DefaultMaxOutputTokens),
+		ReasoningContext: pickString(flags.ReasoningContext, p.ReasoningContext, DefaultReasoningContext),
+		ContextWindow:    p.ContextWindow,
+	}
+	if s.MaxRounds < 1 {
+		return nil, fmt.Errorf("--max-rounds must be at least 1, got %d", s.MaxRounds)
+	}
+	if s.MaxToolCalls < 0 {
+		return nil, fmt.Errorf("--max-tool-calls must not be negative, got %d", s.MaxToolCalls)
+	}
+	if s.MaxToolCalls == 0 {
+		// --max-tool-calls 0 has always meant the default; kept so scripts
+		// that pass it keep their limit.
+		s.MaxToolCalls = DefaultMaxToolCalls
+	}
+	var err error
+	if s.ToolTimeout, err = pickDuration(flags.ToolTimeout, p.ToolTimeout, "tool_timeout", DefaultToolTimeout); err != nil {
+		return nil, err
+	}
+	if s.ToolTimeout <= 0 {
+		return nil, fmt.Errorf("--tool-timeout must be positive")
+	}
+	if s.Timeout, err = pickDuration(flags.Timeout, p.Timeout, "timeout", DefaultTimeout); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(ReasoningContexts, s.ReasoningContext) {
+		last := len(ReasoningContexts) - 1
+		return nil, fmt.Errorf("invalid reasoning context %q: want %s or %s", s.ReasoningContext, strings.Join(ReasoningContexts[:last], ", "), ReasoningContexts[last])
+	}
+	if s.Params, err = mergeParams(p.Params, flags.Params); err != nil {
+		return nil, err
+	}
+	s.ContextBudget = ContextBudget(s.ContextWindow, s.MaxOutputTokens)
+	if p.Prices != nil {
+		pr := *p.Prices
+		s.Prices = &pr
+	}
+	return s, nil
+}
+
+// ContextBudget is the token budget of a request: the context window less
+// the room kept for the answer (maxOut, else DefaultAnswerReserve); 0 when
+// the window is unknown.
+func ContextBudget(window, maxOut int) int {
+	if window <= 0 {
+		return 0
+	}
+	if maxOut <= 0 {
+		maxOut = DefaultAnswerReserve
+	}
+	if b := window - maxOut; b > 0 {
+		return b
+	}
+	return window / 2
+}
+
+// pickBool, pickInt and pickString choose the flag when given, else the
+// profile's value when set (zero means unset), else the default.
+func pickBool(flag, profile *bool, def bool) bool {
+	switch {
+	case flag != nil:
+		return *flag
+	case profile != nil:
+		return *profile
+	}
+	return def
+}
+
+func pickInt(flag *int, profile, def int) int {
+	switch {
+	case flag != nil:
+		return *flag
+	case profile != 0:
+		return profile
+	}
+	return def
+}
+
+func pickString(flag *string, profile, def string) string {
+	switch {
+	case flag != nil:
+		return *flag
+	case profile != "":
+		return profile
+	}
+	return def
+}
+
+// pickDuration is the flag when given, else the profile's key parsed, else
+// the default.
+func pickDuration(flag *time.Duration, profile, key string, def time.Duration) (time.Duration, error) {
+	switch {
+	case flag != nil:
+		return *flag, nil
+	case profile == "":
+		return def, nil
+	}
+	d, err := time.ParseDuration(profile)
+	if err != nil {
+		return 0, fmt.Errorf("profile %s %q is not a duration like 30s or 2m", key, profile)
+	}
+	return d, nil
+}
+
+// mergeParams lays --param key=value pairs over the profile's params; a
+// value is JSON when it parses as JSON, else a string. Nil when both are
+// empty.
+func mergeParams(profile map[string]any, flags []string) (map[string]any, error) {
+	if len(profile) == 0 && len(flags) == 0 {
+		return nil, nil
+	}
+	out := maps.Clone(profile)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for _, kv := range flags {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("invalid --param %q: want key=value", kv)
+		}
+		var parsed any
+		if err := json.Unmarshal([]byte(v), &parsed); err == nil {
+			out[k] = parsed
+		} else {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// defaultDurationText writes a default duration as a profile holds it
+// ("60s", not Go's "1m0s").
+func defaultDurationText(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}
