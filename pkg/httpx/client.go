@@ -77,6 +77,12 @@ func (c *Client) Do(ctx context.Context, x *Exchange) (int, error) {
 	hc := c.HTTP
 	if hc == nil {
 		hc = defaultClient()
+	} else if hc.Transport == nil {
+		// Resty would install its own transport in the caller's client;
+		// nil means net/http's default, as it always did.
+		cp := *hc
+		cp.Transport = http.DefaultTransport
+		hc = &cp
 	}
 	sleep := c.Sleep
 	if sleep == nil {
