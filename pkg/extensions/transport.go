@@ -33,7 +33,7 @@ func httpTransport(cfg *config.MCPServer, getenv func(string) string) mcp.Transp
 		headers.Set(k, expand(v, getenv))
 	}
 	return &mcp.StreamableClientTransport{
-		Endpoint:   cfg.URL,
+		Endpoint: cfg.URL,
 		// The shared HTTP layer bounds connecting and the TLS handshake;
 		// each call's own timeout (tool_timeout) bounds the answer.
 		HTTPClient: &http.Client{Transport: &headerTransport{base: httpx.WithTimeouts(httpx.NewTransport(httpx.MCPTimeouts), httpx.MCPTimeouts), headers: headers}},

@@ -114,9 +114,15 @@ func (t *Transport) attempt(call *Call, resp *http.Response, err error, sink Sin
 		if u, perr := url.Parse(call.URL); perr == nil {
 			host = u.Host
 		}
+		msg := fmt.Sprintf("cannot reach %s: %s", host, describeURLError(err))
+		var te *httpx.TimeoutError
+		if errors.As(err, &te) && te.Phase == httpx.PhaseResponseHeader {
+			// The server was reached; it is its answer that is missing.
+			msg = fmt.Sprintf("%s: %s", host, te.Error())
+		}
 		return nil, &Error{
 			Code:    ErrProviderError,
-			Message: CleanMessage(fmt.Sprintf("cannot reach %s: %s", host, describeURLError(err))),
+			Message: CleanMessage(msg),
 			Err:     &networkError{err: unwrapURLError(err)},
 		}
 	}
