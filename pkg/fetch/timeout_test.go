@@ -12,9 +12,9 @@ import (
 // tinyEngine bounds the header wait and body silence by a few
 // milliseconds and the whole fetch by an hour, so only a phase bound can
 // end the stalled fetches below.
-func tinyEngine() *Engine {
+func tinyEngine(header time.Duration) *Engine {
 	return &Engine{
-		Client:  httpx.NewHTTPClient(httpx.Timeouts{Connect: time.Second, ResponseHeader: 30 * time.Millisecond, IdleBody: 30 * time.Millisecond}),
+		Client:  httpx.NewHTTPClient(httpx.Timeouts{Connect: time.Second, ResponseHeader: header, IdleBody: 30 * time.Millisecond}),
 		Timeout: time.Hour,
 	}
 }
@@ -35,7 +35,7 @@ func TestFetchServerNeverAnswers(t *testing.T) {
 			go func() { <-done; c.Close() }()
 		}
 	}()
-	fe := fetchErr(t, tinyEngine(), Request{URL: "http://" + ln.Addr().String() + "/page"})
+	fe := fetchErr(t, tinyEngine(30*time.Millisecond), Request{URL: "http://" + ln.Addr().String() + "/page"})
 	wantCode(t, fe, CodeUpstreamError)
 	wantContains(t, fe.Message, "sent no response within 30ms")
 }
@@ -47,6 +47,6 @@ func TestFetchServerStallsMidPage(t *testing.T) {
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
 	})
-	fe := fetchErr(t, tinyEngine(), Request{URL: srv.URL})
+	fe := fetchErr(t, tinyEngine(time.Hour), Request{URL: srv.URL})
 	wantContains(t, fe.Message, "sent nothing for 30ms")
 }

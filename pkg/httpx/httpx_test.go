@@ -76,7 +76,7 @@ func TestResponseHeaderTimeout(t *testing.T) {
 }
 
 func TestIdleBodyTimeout(t *testing.T) {
-	resp, err := NewHTTPClient(tiny).Get(stallingServer(t))
+	resp, err := NewHTTPClient(Timeouts{IdleBody: tiny.IdleBody}).Get(stallingServer(t))
 	if err != nil {
 		t.Fatal(err)
 	}

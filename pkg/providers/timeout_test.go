@@ -17,6 +17,10 @@ import (
 // good, so the tests do not depend on the machine's speed.
 var tinyTimeouts = httpx.Timeouts{Connect: time.Second, TLSHandshake: time.Second, ResponseHeader: 30 * time.Millisecond, IdleBody: 30 * time.Millisecond}
 
+// idleOnly bounds only the silence inside a body, so that a slow machine
+// cannot turn a stall test into a header timeout.
+var idleOnly = httpx.Timeouts{IdleBody: 30 * time.Millisecond}
+
 // mute accepts connections and never answers, like a model server that
 // hangs before its first byte.
 func mute(t *testing.T) (string, func() int) {
@@ -90,7 +94,7 @@ func TestTransportStreamStalls(t *testing.T) {
 	t.Run("after output: fails, not retried", func(t *testing.T) {
 		srv, s := serve(t, stall("Hel"), status(200, "never"))
 		tr, _ := newTestTransport(RetryPolicy{})
-		tr.Timeouts = tinyTimeouts
+		tr.Timeouts = idleOnly
 		sink := &recSink{}
 		_, err := tr.Do(context.Background(), &Call{URL: srv.URL, Decode: lineDecode}, sink)
 		pe := AsError(err)
@@ -104,7 +108,7 @@ func TestTransportStreamStalls(t *testing.T) {
 	t.Run("before output: retried", func(t *testing.T) {
 		srv, s := serve(t, stall(""), status(200, "whole"))
 		tr, _ := newTestTransport(RetryPolicy{})
-		tr.Timeouts = tinyTimeouts
+		tr.Timeouts = idleOnly
 		sink := &recSink{}
 		_, err := tr.Do(context.Background(), &Call{URL: srv.URL, Decode: lineDecode}, sink)
 		if err != nil || s.count() != 2 || sink.text.String() != "whole" || len(sink.retries) != 1 {

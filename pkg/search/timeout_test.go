@@ -17,8 +17,8 @@ import (
 
 // tinyClient bounds the header wait and body silence by a few
 // milliseconds; the servers below stall for good, so nothing here is timed.
-func tinyClient() *http.Client {
-	return httpx.NewHTTPClient(httpx.Timeouts{Connect: time.Second, ResponseHeader: 30 * time.Millisecond, IdleBody: 30 * time.Millisecond})
+func tinyClient(header time.Duration) *http.Client {
+	return httpx.NewHTTPClient(httpx.Timeouts{Connect: time.Second, ResponseHeader: header, IdleBody: 30 * time.Millisecond})
 }
 
 func TestSearchServerNeverAnswers(t *testing.T) {
@@ -37,7 +37,7 @@ func TestSearchServerNeverAnswers(t *testing.T) {
 			go func() { <-done; c.Close() }()
 		}
 	}()
-	checkTimeout(t, "http://"+ln.Addr().String(), "sent no response within 30ms")
+	checkTimeout(t, tinyClient(30*time.Millisecond), "http://"+ln.Addr().String(), "sent no response within 30ms")
 }
 
 func TestSearchServerStallsMidAnswer(t *testing.T) {
@@ -48,14 +48,14 @@ func TestSearchServerStallsMidAnswer(t *testing.T) {
 		<-r.Context().Done()
 	}))
 	t.Cleanup(srv.Close)
-	checkTimeout(t, srv.URL, "sent nothing for 30ms")
+	checkTimeout(t, tinyClient(time.Hour), srv.URL, "sent nothing for 30ms")
 }
 
 // checkTimeout searches a SearXNG at url, whose API timeout is an hour, and
 // wants a timeout error naming the phase.
-func checkTimeout(t *testing.T, url, want string) {
+func checkTimeout(t *testing.T, client *http.Client, url, want string) {
 	t.Helper()
-	eng, err := search.New(search.API{Name: "local", Engine: "searxng", BaseURL: url, Timeout: time.Hour}, tinyClient())
+	eng, err := search.New(search.API{Name: "local", Engine: "searxng", BaseURL: url, Timeout: time.Hour}, client)
 	if err != nil {
 		t.Fatal(err)
 	}
