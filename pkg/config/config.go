@@ -12,6 +12,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx"
 )
 
 // Config is the whole configuration file.
@@ -69,6 +71,12 @@ type Profile struct {
 	ToolTimeout string `toml:"tool_timeout,omitempty"`
 	// Timeout limits the whole run, as a Go duration (default none).
 	Timeout string `toml:"timeout,omitempty"`
+	// ResponseTimeout limits the wait for a model server's response headers
+	// on each request, as a Go duration (default 10m, httpx.ProviderTimeouts).
+	ResponseTimeout string `toml:"response_timeout,omitempty"`
+	// StreamIdleTimeout limits the silence between two pieces of a model's
+	// answer, as a Go duration (default 10m, httpx.ProviderTimeouts).
+	StreamIdleTimeout string `toml:"stream_idle_timeout,omitempty"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
 	// Stream asks for streamed responses (default DefaultStream).
@@ -141,6 +149,12 @@ func (p Profile) clone() Profile {
 
 // ToolTimeoutDuration returns ToolTimeout parsed (0 when unset).
 func (p *Profile) ToolTimeoutDuration() time.Duration { return mustDuration(p.ToolTimeout) }
+
+// HTTPTimeouts returns the profile's bounds on a model request's phases;
+// zero fields mean the defaults of httpx.ProviderTimeouts.
+func (p *Profile) HTTPTimeouts() httpx.Timeouts {
+	return httpx.Timeouts{ResponseHeader: mustDuration(p.ResponseTimeout), IdleBody: mustDuration(p.StreamIdleTimeout)}
+}
 
 // TimeoutDuration returns Timeout parsed (0 when unset: no limit).
 func (p *Profile) TimeoutDuration() time.Duration { return mustDuration(p.Timeout) }

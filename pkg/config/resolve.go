@@ -74,6 +74,7 @@ func (r *Resolved) ProviderConfig() providers.Config {
 		Headers:    maps.Clone(r.Headers),
 		Query:      maps.Clone(r.Query),
 		Retry:      providers.DefaultRetryPolicy,
+		Timeouts:   r.Profile.HTTPTimeouts(),
 	}
 }
 

@@ -119,6 +119,12 @@ func (p *Profile) Validate() error {
 	if err := validateDuration("timeout", p.Timeout); err != nil {
 		return err
 	}
+	if err := validateDuration("response_timeout", p.ResponseTimeout); err != nil {
+		return err
+	}
+	if err := validateDuration("stream_idle_timeout", p.StreamIdleTimeout); err != nil {
+		return err
+	}
 	if p.ReasoningContext != "" && !slices.Contains(ReasoningContexts, p.ReasoningContext) {
 		return fmt.Errorf("reasoning_context %q is not one of %s", p.ReasoningContext, strings.Join(ReasoningContexts, ", "))
 	}

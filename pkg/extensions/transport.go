@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tavo-cli/tavo/pkg/config"
+	"github.com/tavo-cli/tavo/pkg/httpx"
 )
 
 // stdioCommand is the process of a stdio server: command then args, the
@@ -32,8 +33,10 @@ func httpTransport(cfg *config.MCPServer, getenv func(string) string) mcp.Transp
 		headers.Set(k, expand(v, getenv))
 	}
 	return &mcp.StreamableClientTransport{
-		Endpoint:   cfg.URL,
-		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}},
+		Endpoint: cfg.URL,
+		// The shared HTTP layer bounds connecting and the TLS handshake;
+		// each call's own timeout (tool_timeout) bounds the answer.
+		HTTPClient: &http.Client{Transport: &headerTransport{base: httpx.WithTimeouts(httpx.NewTransport(httpx.MCPTimeouts), httpx.MCPTimeouts), headers: headers}},
 		// tavo only calls tools; it needs no server-initiated messages, and
 		// without the standing stream a session closes at once.
 		DisableStandaloneSSE: true,

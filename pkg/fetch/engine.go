@@ -6,14 +6,15 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx"
 )
 
 // Engine fetches documents. The zero value works with the defaults of
 // SPEC §6; set fields before the first Fetch and do not change them after.
 // An Engine is safe for concurrent use.
 type Engine struct {
-	// Client sends the requests; nil uses a client over a clone of
-	// http.DefaultTransport. Its CheckRedirect and Jar are ignored: the
+	// Client sends the requests; nil uses a client with httpx.WebTimeouts. Its CheckRedirect and Jar are ignored: the
 	// engine follows redirects itself so it can drop caller headers on a
 	// cross-origin hop.
 	Client *http.Client
@@ -72,9 +73,12 @@ func (e *Engine) init() {
 			copied := *e.Client
 			c = &copied
 		} else {
-			t := http.DefaultTransport.(*http.Transport).Clone()
+			// Per-phase bounds under the whole-fetch Timeout: a server that
+			// accepts and says nothing, or stops mid-page, fails with a
+			// message naming the phase.
+			t := httpx.NewTransport(httpx.WebTimeouts)
 			t.DisableCompression = true
-			c.Transport = t
+			c.Transport = httpx.WithTimeouts(t, httpx.WebTimeouts)
 		}
 		c.Jar = nil
 		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/tavo-cli/tavo/pkg/httpx"
 )
 
 // acceptHeader prefers the formats the converter reads.
@@ -83,18 +85,25 @@ func (e *Engine) get(ctx context.Context, start *url.URL, req Request, limits Li
 	visited := map[string]bool{}
 	for redirects := 0; ; redirects++ {
 		visited[visitKey(cur, caller)] = true
-		resp, err := e.do(ctx, cur, caller)
+		var doc *Document
+		var next *url.URL
+		err := e.do(ctx, cur, caller, func(resp *http.Response) error {
+			st.finalURL, st.status = cur.String(), resp.StatusCode
+			if !isRedirect(resp.StatusCode) {
+				var err error
+				doc, err = e.readDocument(ctx, resp, req, cur, limits, st, warnings)
+				return err
+			}
+			discard(resp)
+			var err error
+			next, err = redirectTarget(cur, resp)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
-		st.finalURL, st.status = cur.String(), resp.StatusCode
-		if !isRedirect(resp.StatusCode) {
-			return e.readDocument(ctx, resp, req, cur, limits, st, warnings)
-		}
-		discard(resp)
-		next, err := redirectTarget(cur, resp)
-		if err != nil {
-			return nil, err
+		if doc != nil {
+			return doc, nil
 		}
 		if redirects == limits.Redirects {
 			return nil, limitError(LimitRedirects, int64(limits.Redirects))
@@ -159,39 +168,56 @@ func discard(resp *http.Response) {
 	_ = resp.Body.Close()
 }
 
-func (e *Engine) do(ctx context.Context, u *url.URL, caller []Header) (*http.Response, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, wrapf(CodeInvalidArguments, err, "cannot build a request for %s: %v", u.Redacted(), err)
-	}
+// do sends one GET through the shared HTTP layer (no retries: a page that
+// fails is reported to the model, which decides) and hands the answer to
+// read before its body is closed.
+func (e *Engine) do(ctx context.Context, u *url.URL, caller []Header, read func(*http.Response) error) error {
 	ua := e.UserAgent
 	if ua == "" {
 		ua = "tavo"
 	}
-	hr.Header.Set("User-Agent", ua)
-	hr.Header.Set("Accept", acceptHeader)
+	h := http.Header{}
+	h.Set("User-Agent", ua)
+	h.Set("Accept", acceptHeader)
 	seen := map[string]bool{}
-	for _, h := range caller {
-		key := http.CanonicalHeaderKey(h.Name)
+	for _, hd := range caller {
+		key := http.CanonicalHeaderKey(hd.Name)
 		switch key {
 		case "Host":
-			hr.Host = h.Value
+			// httpx sends a Host header as the request's Host.
+			h.Set("Host", hd.Value)
 			continue
 		case "Accept-Encoding":
 			continue
 		}
 		if !seen[key] {
-			hr.Header.Del(key)
+			h.Del(key)
 			seen[key] = true
 		}
-		hr.Header[key] = append(hr.Header[key], h.Value)
+		h[key] = append(h[key], hd.Value)
 	}
-	hr.Header.Set("Accept-Encoding", acceptEncoding)
-	resp, err := e.client.Do(hr)
-	if err != nil {
-		return nil, wrapf(CodeUpstreamError, err, "could not fetch %s: %v", u.Redacted(), unwrapURLError(err))
+	h.Set("Accept-Encoding", acceptEncoding)
+	var result error
+	client := &httpx.Client{HTTP: e.client}
+	_, err := client.Do(ctx, &httpx.Exchange{
+		Method: http.MethodGet, URL: u.String(), Header: h,
+		Handle: func(resp *http.Response, err error) httpx.Verdict {
+			if err != nil {
+				result = wrapf(CodeUpstreamError, err, "could not fetch %s: %v", u.Redacted(), unwrapURLError(err))
+				return httpx.Verdict{}
+			}
+			result = read(resp)
+			return httpx.Verdict{}
+		},
+	})
+	var ue *httpx.URLError
+	switch {
+	case errors.As(err, &ue):
+		return wrapf(CodeInvalidArguments, err, "cannot build a request for %s: %s", u.Redacted(), ue.Detail)
+	case err != nil:
+		return wrapf(CodeUpstreamError, err, "could not fetch %s: %v", u.Redacted(), err)
 	}
-	return resp, nil
+	return result
 }
 
 func unwrapURLError(err error) error {

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx"
 )
 
 // Protocol names a wire protocol, as written in profiles and --provider.
@@ -294,6 +296,10 @@ type Config struct {
 	// HTTPClient is used when set; the default has no overall timeout because
 	// streams may be long (the run's context bounds them).
 	HTTPClient *http.Client
+	// Timeouts bound each phase of a request (connect, TLS, response
+	// headers, silence inside a stream) when HTTPClient is nil; zero fields
+	// take httpx.ProviderTimeouts.
+	Timeouts httpx.Timeouts
 }
 
 // RetryPolicy says how often and how long to wait before retrying.

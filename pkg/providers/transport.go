@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,21 +8,22 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx"
 )
 
-// Transport sends codec requests over HTTP and retries failures by the
-// RetryPolicy: 429, 5xx, 529, connection failures, and streams that broke
-// before any output reached the sink. A stream that broke after output was
-// delivered is never retried, since the retry would repeat that output.
-//
-// It is a small loop over net/http rather than resty: streamed answers must be
-// handed to the codec unread, retries must be announced to the Sink before
-// the wait, and the wait must be replaceable in tests, all of which resty's
-// retry machinery would have to be bent around.
+// Transport sends codec requests over the shared HTTP layer (pkg/httpx) and
+// retries failures by the RetryPolicy: 429, 5xx, 529, connection failures
+// and timeouts, and streams that broke before any output reached the sink.
+// A stream that broke after output was delivered is never retried, since
+// the retry would repeat that output.
 type Transport struct {
-	// Client sends the requests; nil means a client without an overall
-	// timeout (the caller's context bounds long streams).
+	// Client sends the requests; nil means a client with the timeouts of
+	// Timeouts and no overall timeout (the caller's context bounds streams).
 	Client *http.Client
+	// Timeouts bound each phase of a request when Client is nil; zero
+	// fields take httpx.ProviderTimeouts.
+	Timeouts httpx.Timeouts
 	// Policy is the retry policy; zero fields mean DefaultRetryPolicy's.
 	Policy RetryPolicy
 	// Sleep waits before a retry and must return early with an error when ctx
@@ -35,7 +35,7 @@ type Transport struct {
 
 // NewTransport returns the Transport for cfg.
 func NewTransport(cfg Config) *Transport {
-	return &Transport{Client: cfg.HTTPClient, Policy: cfg.Retry}
+	return &Transport{Client: cfg.HTTPClient, Timeouts: cfg.Timeouts, Policy: cfg.Retry}
 }
 
 // Call is one logical request of a codec: the same bytes are sent on every
@@ -65,59 +65,73 @@ func (t *Transport) Do(ctx context.Context, call *Call, sink Sink) (*Response, e
 	}
 	policy := t.Policy.WithDefaults()
 	track := &trackingSink{Sink: sink}
-	for attempt := 0; ; attempt++ {
-		resp, err := t.attempt(ctx, call, track)
-		if err == nil {
-			return resp, nil
-		}
-		if ctx.Err() != nil {
-			return nil, cancelled(ctx)
-		}
-		err.Message = redact(err.Message, call.Secrets)
-		if track.delivered || !Retryable(err) || policy.MaxRetries < 0 || attempt >= policy.MaxRetries {
-			if attempt > 0 {
-				err.Message += fmt.Sprintf(" (gave up after %d retries)", attempt)
-			}
-			return nil, err
-		}
-		wait := policy.Delay(attempt+1, err.RetryAfter)
-		sink.Retry(attempt+1, wait, err.Error())
-		if serr := t.sleep(ctx, wait); serr != nil {
-			return nil, cancelled(ctx)
-		}
+	var out *Response
+	var last *Error
+	client := &httpx.Client{
+		HTTP:   t.Client,
+		Policy: httpx.Policy{MaxRetries: policy.MaxRetries, BaseDelay: policy.BaseDelay, MaxDelay: policy.MaxDelay},
+		Sleep:  t.Sleep,
 	}
+	if client.HTTP == nil {
+		client.HTTP = httpx.NewHTTPClient(t.Timeouts.Or(httpx.ProviderTimeouts))
+	}
+	attempts, err := client.Do(ctx, &httpx.Exchange{
+		Method: http.MethodPost, URL: call.URL, Header: call.Header, Body: call.Body,
+		Handle: func(resp *http.Response, err error) httpx.Verdict {
+			out, last = t.attempt(call, resp, err, track)
+			if last == nil {
+				return httpx.Verdict{}
+			}
+			last.Message = redact(last.Message, call.Secrets)
+			if track.delivered || !Retryable(last) {
+				return httpx.Verdict{}
+			}
+			return httpx.Verdict{Retry: true, After: last.RetryAfter, Reason: last.Error()}
+		},
+		OnRetry: sink.Retry,
+	})
+	var ue *httpx.URLError
+	switch {
+	case errors.As(err, &ue):
+		// The URL comes from configuration; say which part is wrong, not
+		// the whole URL, which may carry query secrets.
+		return nil, &Error{Code: ErrProviderError, Message: "invalid provider URL: " + ue.Detail, Err: ErrPermanent}
+	case err != nil || ctx.Err() != nil:
+		return nil, cancelled(ctx)
+	case last != nil:
+		if attempts > 1 {
+			last.Message += fmt.Sprintf(" (gave up after %d retries)", attempts-1)
+		}
+		return nil, last
+	}
+	return out, nil
 }
 
-// attempt sends the request once.
-func (t *Transport) attempt(ctx context.Context, call *Call, sink Sink) (*Response, *Error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, call.URL, bytes.NewReader(call.Body))
+// attempt judges one answer, or the failure to get one.
+func (t *Transport) attempt(call *Call, resp *http.Response, err error, sink Sink) (*Response, *Error) {
 	if err != nil {
-		// The URL comes from configuration; say which part is wrong, not the
-		// whole URL, which may carry query secrets.
-		return nil, &Error{Code: ErrProviderError, Message: "invalid provider URL: " + describeURLError(err), Err: ErrPermanent}
-	}
-	for k, v := range call.Header {
-		req.Header[k] = append([]string(nil), v...)
-	}
-	client := t.Client
-	if client == nil {
-		client = defaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
+		host := ""
+		if u, perr := url.Parse(call.URL); perr == nil {
+			host = u.Host
+		}
+		msg := fmt.Sprintf("cannot reach %s: %s", host, describeURLError(err))
+		var te *httpx.TimeoutError
+		if errors.As(err, &te) && te.Phase == httpx.PhaseResponseHeader {
+			// The server was reached; it is its answer that is missing.
+			msg = fmt.Sprintf("%s: %s", host, te.Error())
+		}
 		return nil, &Error{
 			Code:    ErrProviderError,
-			Message: CleanMessage(fmt.Sprintf("cannot reach %s: %s", req.URL.Host, describeURLError(err))),
+			Message: CleanMessage(msg),
 			Err:     &networkError{err: unwrapURLError(err)},
 		}
 	}
-	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, t.failure(call, resp)
 	}
-	out, err := call.Decode(resp, sink)
-	if err != nil {
-		return nil, AsError(err)
+	out, derr := call.Decode(resp, sink)
+	if derr != nil {
+		return nil, AsError(derr)
 	}
 	return out, nil
 }
@@ -143,17 +157,6 @@ func (t *Transport) failure(call *Call, resp *http.Response) *Error {
 	}
 	return e
 }
-
-func (t *Transport) sleep(ctx context.Context, d time.Duration) error {
-	if t.Sleep != nil {
-		return t.Sleep(ctx, d)
-	}
-	return sleepContext(ctx, d)
-}
-
-// defaultClient has no overall timeout: streams can run for many minutes and
-// the run's context bounds them. Redirects are followed as net/http does.
-var defaultClient = &http.Client{}
 
 // cancelled is the error returned when the caller's context ended.
 func cancelled(ctx context.Context) *Error {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx"
 )
 
 // maxBodyBytes caps an answer read from a search API; real answers are a few
@@ -30,7 +32,7 @@ type caller struct {
 
 func newCaller(api API, client *http.Client) *caller {
 	if client == nil {
-		client = http.DefaultClient
+		client = httpx.NewHTTPClient(httpx.WebTimeouts)
 	}
 	cp := *client
 	// A redirect could carry the key header to another host; no search API
@@ -50,18 +52,48 @@ type answer struct {
 	body   []byte
 }
 
-// do sends req under the API's timeout and reads the whole body. When ctx
-// itself ends, ctx's error is returned unchanged.
+// do sends req through the shared HTTP layer, under the API's timeout, and
+// reads the whole body. Search calls are not retried here: the runner falls
+// back to the next API instead. When ctx itself ends, ctx's error is
+// returned unchanged.
 func (c *caller) do(ctx context.Context, req *http.Request) (*answer, error) {
 	tctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	req = req.WithContext(tctx)
-	req.Header.Set("User-Agent", "tavo")
-	resp, err := c.client.Do(req)
+	var body []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, c.fail(CodeUpstream, 0, "the request could not be sent")
+		}
+		body = b
+	}
+	header := req.Header.Clone()
+	header.Set("User-Agent", "tavo")
+	var a *answer
+	var failure error
+	hc := &httpx.Client{HTTP: c.client}
+	_, err := hc.Do(tctx, &httpx.Exchange{
+		Method: req.Method, URL: req.URL.String(), Header: header, Body: body,
+		Handle: func(resp *http.Response, err error) httpx.Verdict {
+			a, failure = c.read(ctx, tctx, resp, err)
+			return httpx.Verdict{}
+		},
+	})
 	if err != nil {
 		return nil, c.transportError(ctx, tctx, err)
 	}
-	defer resp.Body.Close()
+	if failure != nil {
+		return nil, failure
+	}
+	return a, nil
+}
+
+// read turns one attempt into an answer or a clean error.
+func (c *caller) read(ctx, tctx context.Context, resp *http.Response, err error) (*answer, error) {
+	if err != nil {
+		return nil, c.transportError(ctx, tctx, err)
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
 	if err != nil {
 		return nil, c.transportError(ctx, tctx, err)
@@ -102,6 +134,10 @@ func (c *caller) httpError(a *answer, code, upstreamMsg string) *Error {
 func (c *caller) transportError(ctx, tctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	var te *httpx.TimeoutError
+	if errors.As(err, &te) && tctx.Err() == nil {
+		return c.fail(CodeTimeout, 0, te.Error())
 	}
 	var nerr net.Error
 	if errors.Is(tctx.Err(), context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()) {
