@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/tavo-cli/tavo/pkg/httpx"
@@ -31,6 +32,20 @@ type Transport struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock for Retry-After dates; nil means time.Now.
 	Now func() time.Time
+
+	// own is the client made for a nil Client, once, so that every request
+	// of a run reuses its connections (one TLS handshake, not one a round).
+	ownOnce sync.Once
+	own     *http.Client
+}
+
+// httpClient returns Client, or the Transport's own client with Timeouts.
+func (t *Transport) httpClient() *http.Client {
+	if t.Client != nil {
+		return t.Client
+	}
+	t.ownOnce.Do(func() { t.own = httpx.NewHTTPClient(t.Timeouts.Or(httpx.ProviderTimeouts)) })
+	return t.own
 }
 
 // NewTransport returns the Transport for cfg.
@@ -68,12 +83,9 @@ func (t *Transport) Do(ctx context.Context, call *Call, sink Sink) (*Response, e
 	var out *Response
 	var last *Error
 	client := &httpx.Client{
-		HTTP:   t.Client,
+		HTTP:   t.httpClient(),
 		Policy: httpx.Policy{MaxRetries: policy.MaxRetries, BaseDelay: policy.BaseDelay, MaxDelay: policy.MaxDelay},
 		Sleep:  t.Sleep,
-	}
-	if client.HTTP == nil {
-		client.HTTP = httpx.NewHTTPClient(t.Timeouts.Or(httpx.ProviderTimeouts))
 	}
 	attempts, err := client.Do(ctx, &httpx.Exchange{
 		Method: http.MethodPost, URL: call.URL, Header: call.Header, Body: call.Body,

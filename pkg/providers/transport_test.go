@@ -321,3 +321,31 @@ func TestCleanMessage(t *testing.T) {
 		t.Fatalf("long message not bounded: %d bytes", len(long))
 	}
 }
+
+// A run's requests share one connection: a new client per request would
+// mean a TCP (and TLS) handshake every round.
+func TestTransportReusesConnections(t *testing.T) {
+	var mu sync.Mutex
+	conns := 0
+	srv := httptest.NewUnstartedServer(status(200, "ok"))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			mu.Lock()
+			conns++
+			mu.Unlock()
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	tr := &Transport{}
+	for i := 0; i < 3; i++ {
+		if _, err := tr.Do(context.Background(), &Call{URL: srv.URL, Body: []byte("{}"), Decode: textDecode}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if conns != 1 {
+		t.Fatalf("3 requests opened %d connections, want 1", conns)
+	}
+}
