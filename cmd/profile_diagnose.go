@@ -13,6 +13,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/httpx"
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
@@ -43,15 +44,15 @@ type ProfileDiagnoseOptions struct {
 	Ctx     context.Context
 	// Name is the profile to check; empty for the one a run would use.
 	Name string
-	// Transport carries the endpoint probe (http.DefaultTransport outside
-	// tests).
+	// Transport carries the endpoint probe (the shared HTTP layer's, with
+	// the provider timeouts, outside tests).
 	Transport http.RoundTripper
 }
 
 // NewCmdProfileDiagnose builds `tavo profile diagnose`; runF, when not nil,
 // runs instead of profileDiagnoseRun (for tests).
 func NewCmdProfileDiagnose(f *Factory, runF func(*ProfileDiagnoseOptions) error) *cobra.Command {
-	opts := &ProfileDiagnoseOptions{Factory: f, Transport: http.DefaultTransport}
+	opts := &ProfileDiagnoseOptions{Factory: f, Transport: httpx.NewTransport(httpx.ProviderTimeouts)}
 	return &cobra.Command{
 		Use:   "diagnose [NAME]",
 		Short: "Check that a profile can reach its model API",
@@ -175,19 +176,21 @@ func probeEndpoint(ctx context.Context, r *config.Resolved, transport http.Round
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
-	if err != nil {
-		c.Detail = "cannot build the request: " + err.Error()
-		return c
-	}
-	req.Header = header
-
-	client := &http.Client{
+	// Sent once through the shared HTTP layer, as a run's request is, with
+	// no retry: diagnose reports what one attempt meets.
+	client := &httpx.Client{HTTP: &http.Client{
 		Transport:     transport,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	}}
+	var resp *http.Response
 	start := time.Now()
-	resp, err := client.Do(req)
+	_, err = client.Do(ctx, &httpx.Exchange{
+		Method: http.MethodGet, URL: target, Header: header,
+		Handle: func(r *http.Response, rerr error) httpx.Verdict {
+			resp, err = r, rerr
+			return httpx.Verdict{}
+		},
+	})
 	elapsed := time.Since(start)
 	// The URL is shown without its query, which a profile may use for
 	// credentials.
@@ -204,7 +207,6 @@ func probeEndpoint(ctx context.Context, r *config.Resolved, transport http.Round
 		}
 		return c
 	}
-	resp.Body.Close()
 	c.HTTPStatus = resp.StatusCode
 	c.LatencyMS = elapsed.Milliseconds()
 	took := fmt.Sprintf("HTTP %d in %dms", resp.StatusCode, c.LatencyMS)
