@@ -183,14 +183,18 @@ func probeEndpoint(ctx context.Context, r *config.Resolved, transport http.Round
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
 	var resp *http.Response
+	var sendErr error
 	start := time.Now()
 	_, err = client.Do(ctx, &httpx.Exchange{
 		Method: http.MethodGet, URL: target, Header: header,
 		Handle: func(r *http.Response, rerr error) httpx.Verdict {
-			resp, err = r, rerr
+			resp, sendErr = r, rerr
 			return httpx.Verdict{}
 		},
 	})
+	if err == nil {
+		err = sendErr
+	}
 	elapsed := time.Since(start)
 	// The URL is shown without its query, which a profile may use for
 	// credentials.
