@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -110,7 +111,7 @@ func hintForCode(code string) string {
 // keyShaped matches tokens that look like API keys of the supported engines,
 // so a key echoed by an upstream never reaches a message even when it is not
 // the configured one.
-var keyShaped = regexp.MustCompile(`(?i)\b(tvly-[A-Za-z0-9_-]+|BSA[A-Za-z0-9_-]{8,})`)
+var keyShaped = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(tvly-[A-Za-z0-9_-]+|BSA[A-Za-z0-9_-]{8,})`) })
 
 const maxMessageBytes = 300
 
@@ -122,7 +123,7 @@ func cleanMessage(s string, secrets ...string) string {
 			s = strings.ReplaceAll(s, sec, "[redacted]")
 		}
 	}
-	s = keyShaped.ReplaceAllString(s, "[redacted]")
+	s = keyShaped().ReplaceAllString(s, "[redacted]")
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
 			return ' '

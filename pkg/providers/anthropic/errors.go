@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -46,11 +47,15 @@ var (
 	// contextOverflowRe matches how the API says the prompt does not fit:
 	// "prompt is too long: 208310 tokens > 200000 maximum", "input length
 	// and `max_tokens` exceed context limit".
-	contextOverflowRe = regexp.MustCompile(`(?i)prompt is too long|exceed(s|ed)? (the )?context (limit|window)|context window|context length|too many tokens`)
+	contextOverflowRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)prompt is too long|exceed(s|ed)? (the )?context (limit|window)|context window|context length|too many tokens`)
+	})
 	// toolsRe matches complaints about the tool list: "tools.0.custom.name:
 	// String should match pattern …", "tools.2.input_schema: JSON schema is
 	// invalid", tool_choice problems.
-	toolsRe = regexp.MustCompile(`(?i)(^|\W)tools(\.\d|:|\[)|input_schema|tool_choice`)
+	toolsRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(^|\W)tools(\.\d|:|\[)|input_schema|tool_choice`)
+	})
 )
 
 // classifyHTTP maps a non-2xx answer to an error code and the API's own
@@ -75,9 +80,9 @@ func classify(status int, env envelope, hadTools bool) *providers.Error {
 	badRequest := status == http.StatusBadRequest || status == 0 || env.typ == "invalid_request_error"
 	switch {
 	case env.typ == "request_too_large" || status == http.StatusRequestEntityTooLarge ||
-		badRequest && contextOverflowRe.MatchString(env.message):
+		badRequest && contextOverflowRe().MatchString(env.message):
 		e.Code = providers.ErrContextOverflow
-	case hadTools && badRequest && toolsRe.MatchString(env.message):
+	case hadTools && badRequest && toolsRe().MatchString(env.message):
 		// Retrying without tools would change what the run can do, so the
 		// run fails here (SPEC §2).
 		e.Code = providers.ErrProviderRejectedTools

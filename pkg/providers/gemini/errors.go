@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -56,13 +57,17 @@ var (
 	// contextOverflowRe matches how Gemini says the prompt does not fit:
 	// "The input token count (1290234) exceeds the maximum number of tokens
 	// allowed (1048576)."
-	contextOverflowRe = regexp.MustCompile(`(?i)exceeds the maximum number of tokens|input token count|context window|context length|prompt is too long|too many tokens`)
+	contextOverflowRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)exceeds the maximum number of tokens|input token count|context window|context length|prompt is too long|too many tokens`)
+	})
 	// toolsRe matches complaints about function declarations:
 	// "GenerateContentRequest.tools[0].function_declarations[2].parameters…",
 	// "Unknown name \"exclusiveMinimum\" at 'tools[0].function_declarations…'".
-	toolsRe = regexp.MustCompile(`(?i)tools\[\d+\]|function_?declarations|function declaration|tool_config|toolConfig`)
+	toolsRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)tools\[\d+\]|function_?declarations|function declaration|tool_config|toolConfig`)
+	})
 	// apiKeyRe matches Gemini's 400 for a bad key.
-	apiKeyRe = regexp.MustCompile(`(?i)api key not valid|api_key_invalid`)
+	apiKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)api key not valid|api_key_invalid`) })
 )
 
 // classifyHTTP maps a non-2xx answer to an error code and Gemini's own
@@ -94,11 +99,11 @@ func classify(httpStatus int, s status, hadTools bool) *providers.Error {
 	e := &providers.Error{Code: providers.CodeForStatus(httpStatus), Message: msg, RetryAfter: s.retryAfter}
 	badRequest := httpStatus == http.StatusBadRequest || s.status == "INVALID_ARGUMENT" || s.status == "FAILED_PRECONDITION"
 	switch {
-	case s.reason == "API_KEY_INVALID" || apiKeyRe.MatchString(s.message) || s.status == "UNAUTHENTICATED" || s.status == "PERMISSION_DENIED":
+	case s.reason == "API_KEY_INVALID" || apiKeyRe().MatchString(s.message) || s.status == "UNAUTHENTICATED" || s.status == "PERMISSION_DENIED":
 		e.Code = providers.ErrAuthFailed
-	case badRequest && contextOverflowRe.MatchString(s.message):
+	case badRequest && contextOverflowRe().MatchString(s.message):
 		e.Code = providers.ErrContextOverflow
-	case hadTools && badRequest && toolsRe.MatchString(s.message):
+	case hadTools && badRequest && toolsRe().MatchString(s.message):
 		// Retrying without tools would change what the run can do, so the
 		// run fails here (SPEC §2).
 		e.Code = providers.ErrProviderRejectedTools

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -52,11 +53,15 @@ func parseEnvelope(body []byte) (envelope, bool) {
 var (
 	// contextOverflowRe matches how OpenAI and compatible servers say the
 	// prompt is too long when they give no code.
-	contextOverflowRe = regexp.MustCompile(`(?i)maximum context length|context length|context window|too many tokens|prompt is too long|exceeds the (model's )?(maximum|context)|reduce the length`)
+	contextOverflowRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)maximum context length|context length|context window|too many tokens|prompt is too long|exceeds the (model's )?(maximum|context)|reduce the length`)
+	})
 	// toolsRe matches complaints about the tool list: Ollama's "does not
 	// support tools", vLLM's "auto" tool choice requires
 	// --enable-auto-tool-choice, OpenAI's "Invalid schema for function".
-	toolsRe = regexp.MustCompile(`(?i)\btools?\b|tool_choice|tool[ _-]?call|\bfunctions?\b|function[ _-]?call`)
+	toolsRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\btools?\b|tool_choice|tool[ _-]?call|\bfunctions?\b|function[ _-]?call`)
+	})
 )
 
 // classifyHTTP maps a non-2xx answer to an error code and the provider's
@@ -75,10 +80,10 @@ func classify(status int, env envelope, hadTools bool) *providers.Error {
 	e := &providers.Error{Code: providers.CodeForStatus(status), Message: providers.CleanMessage(env.message)}
 	switch {
 	case env.code == "context_length_exceeded" ||
-		(status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge || status == 0) && contextOverflowRe.MatchString(env.message):
+		(status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge || status == 0) && contextOverflowRe().MatchString(env.message):
 		e.Code = providers.ErrContextOverflow
 	case hadTools && (status == http.StatusBadRequest || status == http.StatusNotFound || status == http.StatusUnprocessableEntity) &&
-		toolsRe.MatchString(env.message):
+		toolsRe().MatchString(env.message):
 		// Retrying without tools would change what the run can do, so the
 		// run fails here (SPEC §2).
 		e.Code = providers.ErrProviderRejectedTools

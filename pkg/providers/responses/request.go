@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/openai"
@@ -62,7 +63,7 @@ var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // noEncryptedReasoning matches models that refuse include:
 // ["reasoning.encrypted_content"] because they do not reason.
-var noEncryptedReasoning = regexp.MustCompile(`^(gpt-4|gpt-3\.5|chatgpt-|gpt-5[^-]*-chat)`)
+var noEncryptedReasoning = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(gpt-4|gpt-3\.5|chatgpt-|gpt-5[^-]*-chat)`) })
 
 // encodeRequest renders req as a Responses request body. req.Params are
 // merged last; a nil param value removes the field.
@@ -76,7 +77,7 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 		"input": input,
 		"store": false,
 	}
-	if !noEncryptedReasoning.MatchString(strings.ToLower(req.Model)) {
+	if !noEncryptedReasoning().MatchString(strings.ToLower(req.Model)) {
 		body["include"] = []string{"reasoning.encrypted_content"}
 	}
 	if req.System != "" {
