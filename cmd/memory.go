@@ -144,9 +144,6 @@ or both at once. Whatever is not given is kept. -o json prints the new
 				if _, err := store.CleanMemoryItems(items); err != nil {
 					return usageError(err)
 				}
-				if err := store.CheckMemorySize(items); err != nil {
-					return usageError(err)
-				}
 				u.Items = &items
 			}
 			st, err := openStore(cmd.Context(), f)
