@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/store"
-	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
 func newCmdMemory(f *Factory) *cobra.Command {
@@ -25,7 +24,7 @@ injected, and the model's memory tools still work.
 
 Notes are trimmed and must not be blank; at most %d notes of %d characters,
 %d KiB in all. Exit status: 0 on success, 1 when the store fails, 2 on a
-usage error such as a blank note or a limit exceeded.`, state.MaxMemoryItems, state.MaxMemoryItemChars, state.MaxMemoryBytes>>10),
+usage error such as a blank note or a limit exceeded.`, store.MaxMemoryItems, store.MaxMemoryItemChars, store.MaxMemoryBytes>>10),
 		Example: `  tavo memory append 'Prefers answers in British English'
   grep -v '^#' notes.txt | tavo memory append
   tavo memory set --enable
@@ -90,7 +89,9 @@ new {enabled, memories}.`,
 				note(f, "nothing to append: stdin had no non-blank line")
 				return nil
 			}
-			if items, err = state.CleanMemoryItems(items); err != nil {
+			// A bad note is refused before the store is opened; the
+			// limits are checked by the store as it appends.
+			if _, err := store.CleanMemoryItems(items); err != nil {
 				return usageError(err)
 			}
 			st, err := openStore(cmd.Context(), f)
@@ -98,16 +99,9 @@ new {enabled, memories}.`,
 				return err
 			}
 			defer st.Close()
-			cur, err := st.Memory(cmd.Context())
-			if err != nil {
-				return &ExitError{Code: 1, Err: err}
-			}
-			if err := state.CheckMemorySize(append(cur.Items, items...)); err != nil {
-				return usageError(err)
-			}
 			m, err := st.AppendMemory(cmd.Context(), items)
 			if err != nil {
-				return &ExitError{Code: 1, Err: err}
+				return memoryError(err)
 			}
 			return memoryDone(f, out, m)
 		},
@@ -138,34 +132,28 @@ or both at once. Whatever is not given is kept. -o json prints the new
 			if err != nil {
 				return usageError(err)
 			}
-			var items []string
+			var u store.MemoryUpdate
+			if enable || disable {
+				u.Enabled = &enable
+			}
 			if len(args) > 0 {
-				if items, _, err = memoryItems(f, args, false); err != nil {
+				items, _, err := memoryItems(f, args, false)
+				if err != nil {
 					return err
 				}
-				if items, err = state.CleanMemoryItems(items); err != nil {
+				if _, err := store.CleanMemoryItems(items); err != nil {
 					return usageError(err)
 				}
-				if err := state.CheckMemorySize(items); err != nil {
-					return usageError(err)
-				}
+				u.Items = &items
 			}
 			st, err := openStore(cmd.Context(), f)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			m, err := st.UpdateMemory(cmd.Context(), func(m *store.Memory) error {
-				if enable || disable {
-					m.Enabled = enable
-				}
-				if len(args) > 0 {
-					m.Items = items
-				}
-				return nil
-			})
+			m, err := st.SetMemory(cmd.Context(), u)
 			if err != nil {
-				return &ExitError{Code: 1, Err: err}
+				return memoryError(err)
 			}
 			return memoryDone(f, out, m)
 		},
@@ -188,12 +176,9 @@ appended later are injected if it was on. -o json prints the new {enabled, memor
 				return err
 			}
 			defer st.Close()
-			m, err := st.UpdateMemory(cmd.Context(), func(m *store.Memory) error {
-				m.Items = []string{}
-				return nil
-			})
+			m, err := st.SetMemory(cmd.Context(), store.MemoryUpdate{Items: &[]string{}})
 			if err != nil {
-				return &ExitError{Code: 1, Err: err}
+				return memoryError(err)
 			}
 			return memoryDone(f, out, m)
 		},
@@ -237,6 +222,16 @@ func readLines(r io.Reader) ([]string, error) {
 		return nil, fmt.Errorf("reading stdin: %w", sc.Err())
 	}
 	return lines, nil
+}
+
+// memoryError turns a failed memory write into the command's exit status:
+// a broken rule (a bad note, a limit) is a usage error in the rule's own
+// words; anything else is the store failing.
+func memoryError(err error) error {
+	if r := store.Refusal(err); r != nil {
+		return usageError(r)
+	}
+	return &ExitError{Code: 1, Err: err}
 }
 
 // memoryDone reports a write: the new memory with -o json, else a short

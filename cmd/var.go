@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/store"
-	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
 // VarOptions are the flags every `tavo var` subcommand shares.
@@ -37,7 +36,7 @@ digits, '_' or '-' joined by single dots, at most %d bytes. Each name is its
 own variable; the dots only group names. A value is any JSON value, at most
 1 MiB. Exit status: 0 on success, 1 when a variable is missing or the store
 fails, 2 on a usage error (bad name, scope or value), 4 when --session names
-no session.`, state.MaxVarNameLen),
+no session.`, store.MaxVarNameLen),
 		Example: `  tavo var set user.prefs.theme dark
   tavo var set limits '{"daily": 20}'
   tavo var get limits | jq .daily
@@ -78,7 +77,7 @@ func (o *VarOptions) target(names ...string) (scope, session string, err error) 
 		return "", "", err
 	}
 	for _, n := range names {
-		if err := state.CheckVarName(n); err != nil {
+		if err := store.CheckVarName(n); err != nil {
 			return "", "", usageError(err)
 		}
 	}
@@ -92,6 +91,8 @@ func varError(err error, scope, session, name string) error {
 		return &ExitError{Code: 1, Err: fmt.Errorf("no %s variable %q", scope, name)}
 	case errors.Is(err, store.ErrNotFound):
 		return sessionError(err, session)
+	case store.Refusal(err) != nil:
+		return usageError(store.Refusal(err))
 	case errors.Is(err, store.ErrInvalid):
 		return usageError(err)
 	}
@@ -148,7 +149,7 @@ the same rule; one trailing newline is dropped from a string read there.
 Values are stored as compact JSON, at most 1 MiB. A value over %d KiB, or one
 holding a long base64 string or data: URL, is saved with a warning on stderr:
 keep such content in a file (tavo file put) and its name in the variable.
--o json prints {name, scope, bytes, warning?}.`, state.WarnValueBytes>>10),
+-o json prints {name, scope, bytes, warning?}.`, store.WarnValueBytes>>10),
 		Example: `  tavo var set count 3
   tavo var set --string zip 01234
   tavo var set --session ses_01J… plan '["fetch","summarise"]'
@@ -174,7 +175,7 @@ keep such content in a file (tavo file put) and its name in the variable.
 			if err != nil {
 				return err
 			}
-			value, warning, err := state.PrepareValue(raw)
+			value, warning, err := store.PrepareValue(raw)
 			if err != nil {
 				return usageError(err)
 			}
@@ -190,7 +191,7 @@ keep such content in a file (tavo file put) and its name in the variable.
 				fmt.Fprintf(f.IO.ErrOut, "tavo: warning: %s\n", warning)
 			}
 			if out.Structured() {
-				return out.WriteValue(state.SetResult{Name: name, Scope: scope, Bytes: len(value), Warning: warning})
+				return out.WriteValue(varSetResult{Name: name, Scope: scope, Bytes: len(value), Warning: warning})
 			}
 			return nil
 		},
@@ -199,14 +200,23 @@ keep such content in a file (tavo file put) and its name in the variable.
 	return c
 }
 
+// varSetResult is what `tavo var set -o json` prints: the result of the
+// model's tavo_var_set.
+type varSetResult struct {
+	Name    string `json:"name"`
+	Scope   string `json:"scope"`
+	Bytes   int    `json:"bytes"`
+	Warning string `json:"warning,omitempty"`
+}
+
 // readValue reads a value from stdin, refusing more than a variable holds.
 func readValue(r io.Reader) (string, error) {
-	data, err := io.ReadAll(io.LimitReader(r, state.MaxValueBytes+1))
+	data, err := io.ReadAll(io.LimitReader(r, store.MaxValueBytes+1))
 	if err != nil {
 		return "", &ExitError{Code: 1, Err: fmt.Errorf("reading stdin: %w", err)}
 	}
-	if len(data) > state.MaxValueBytes {
-		return "", usageError(fmt.Errorf("stdin holds more than %d bytes (1 MiB), the most a variable holds; save it as a file with tavo file put", state.MaxValueBytes))
+	if len(data) > store.MaxValueBytes {
+		return "", usageError(fmt.Errorf("stdin holds more than %d bytes (1 MiB), the most a variable holds; save it as a file with tavo file put", store.MaxValueBytes))
 	}
 	return string(data), nil
 }
@@ -299,37 +309,36 @@ clipped). -o json prints one object {name: value}; -o ndjson one
 				return err
 			}
 			defer st.Close()
-			vars, err := st.ListVars(cmd.Context(), scope, session)
+			vars, err := st.ListVars(cmd.Context(), scope, session, prefix)
 			if err != nil {
 				return varError(err, scope, session, "")
 			}
-			names := state.SortedNames(vars, prefix)
 			switch out.Format {
 			case cli.FormatNDJSON:
-				rows := make([]varRow, len(names))
-				for i, n := range names {
-					rows[i] = varRow{Name: n, Value: vars[n]}
+				rows := make([]varRow, len(vars))
+				for i, v := range vars {
+					rows[i] = varRow{Name: v.Name, Value: v.Value}
 				}
 				return cli.WriteList(out, rows)
 			case cli.FormatJSON:
-				obj := make(map[string]json.RawMessage, len(names))
-				for _, n := range names {
-					obj[n] = vars[n]
+				obj := make(map[string]json.RawMessage, len(vars))
+				for _, v := range vars {
+					obj[v.Name] = v.Value
 				}
 				return out.WriteValue(obj)
 			}
 			tty := f.IO.IsStdoutTTY()
-			if tty && len(names) == 0 {
+			if tty && len(vars) == 0 {
 				fmt.Fprintln(f.IO.ErrOut, "no variables")
 				return nil
 			}
 			t := cli.NewTable(f.IO, "NAME", "VALUE")
-			for _, n := range names {
-				v := string(vars[n])
+			for _, v := range vars {
+				val := string(v.Value)
 				if tty {
-					v = clip(v, 60)
+					val = clip(val, 60)
 				}
-				t.AddRow(n, v)
+				t.AddRow(v.Name, val)
 			}
 			return t.Render()
 		},

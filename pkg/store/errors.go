@@ -23,6 +23,9 @@ var (
 	// ErrInvalid: an argument (title, id, limit, cursor, JSON value…) is not
 	// acceptable.
 	ErrInvalid = errors.New("invalid argument")
+	// ErrInvalidName: a variable name breaks the naming rule of
+	// CheckVarName. It is an ErrInvalid too.
+	ErrInvalidName = fmt.Errorf("invalid variable name: %w", ErrInvalid)
 )
 
 // dataDirError says why the data directory cannot be used, in plain

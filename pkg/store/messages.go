@@ -159,7 +159,9 @@ func (s *Store) queryMessages(ctx context.Context, sessionID, q string, args ...
 		if err := rows.Scan(&m.Seq, &m.RunID, &m.Round, &data, &created); err != nil {
 			return nil, err
 		}
-		if err := decodeMessage(data, &m.Message); err != nil {
+		// Called directly, not through json.Unmarshal, which would scan the
+		// row twice more before handing it to the method.
+		if err := m.Message.UnmarshalJSON(data); err != nil {
 			return nil, fmt.Errorf("message %d is damaged: %w", m.Seq, err)
 		}
 		m.CreatedAt = fromNS(created)

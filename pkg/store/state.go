@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // Memory is the long-term memory the memory tools manage. Enabled says
@@ -31,59 +30,82 @@ func (s *Store) Memory(ctx context.Context) (Memory, error) {
 	return m, err
 }
 
-// SetMemory replaces the memory. Items must be non-blank.
-func (s *Store) SetMemory(ctx context.Context, m Memory) error {
-	if err := validItems(m.Items); err != nil {
-		return fmt.Errorf("store: setting memory: %w", err)
-	}
-	return s.write(ctx, "setting memory", func(tx *sql.Tx) error {
-		return s.putMemory(ctx, tx, m)
-	})
-}
-
-// AppendMemory adds non-blank items after the existing ones, in one
-// transaction, and returns the result. It never changes Enabled.
+// AppendMemory adds items after the existing notes and returns the new
+// memory; it never changes Enabled. The items are trimmed and checked
+// (CleanMemoryItems: an *ItemError) and the notes they would make are
+// checked against the limits (CheckMemorySize: a *LimitError) inside the
+// write transaction, so writers appending at the same time can never take
+// memory past them together.
 func (s *Store) AppendMemory(ctx context.Context, items []string) (Memory, error) {
-	if err := validItems(items); err != nil {
+	items, err := CleanMemoryItems(items)
+	if err != nil {
 		return Memory{}, fmt.Errorf("store: appending to memory: %w", err)
 	}
-	var m Memory
-	err := s.write(ctx, "appending to memory", func(tx *sql.Tx) error {
-		var err error
-		m, err = readMemory(tx.QueryRowContext(ctx, `SELECT value FROM kv WHERE key = ?`, memoryKey))
-		if err != nil {
+	return s.changeMemory(ctx, "appending to memory", func(m *Memory) error {
+		all := append(append(make([]string, 0, len(m.Items)+len(items)), m.Items...), items...)
+		if err := CheckMemorySize(all); err != nil {
 			return err
 		}
-		m.Items = append(m.Items, items...)
-		return s.putMemory(ctx, tx, m)
+		m.Items = all
+		return nil
 	})
-	return m, err
 }
 
-// UpdateMemory reads the memory, lets change edit it and writes the result,
-// in one write transaction: a concurrent append or toggle is never lost. An
-// error from change aborts the update and is returned as is.
-func (s *Store) UpdateMemory(ctx context.Context, change func(*Memory) error) (Memory, error) {
+// MemoryUpdate is what SetMemory changes; a nil field is kept as stored.
+type MemoryUpdate struct {
+	// Enabled switches injection into the system prompt on or off.
+	Enabled *bool
+	// Items replaces every note (an empty list removes them all).
+	Items *[]string
+}
+
+// SetMemory applies u in one write transaction and returns the new memory.
+// New items are trimmed and checked like AppendMemory's, and must fit the
+// limits on their own (*ItemError, *LimitError); switching Enabled alone
+// checks nothing, so it works whatever is stored.
+func (s *Store) SetMemory(ctx context.Context, u MemoryUpdate) (Memory, error) {
+	var items []string
+	if u.Items != nil {
+		var err error
+		if items, err = CleanMemoryItems(*u.Items); err != nil {
+			return Memory{}, fmt.Errorf("store: setting memory: %w", err)
+		}
+		if err := CheckMemorySize(items); err != nil {
+			return Memory{}, fmt.Errorf("store: setting memory: %w", err)
+		}
+	}
+	return s.changeMemory(ctx, "setting memory", func(m *Memory) error {
+		if u.Enabled != nil {
+			m.Enabled = *u.Enabled
+		}
+		if u.Items != nil {
+			m.Items = items
+		}
+		return nil
+	})
+}
+
+// changeMemory reads the memory, lets change edit it and writes the result,
+// in one write transaction, so a concurrent append or toggle is never lost
+// and a limit checked in change holds. An error from change aborts the
+// write.
+func (s *Store) changeMemory(ctx context.Context, op string, change func(*Memory) error) (Memory, error) {
 	var m Memory
-	var changeErr error
-	err := s.write(ctx, "updating memory", func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(tx *sql.Tx) error {
 		var err error
 		m, err = readMemory(tx.QueryRowContext(ctx, `SELECT value FROM kv WHERE key = ?`, memoryKey))
 		if err != nil {
 			return err
 		}
-		if changeErr = change(&m); changeErr != nil {
-			return changeErr
-		}
-		if err := validItems(m.Items); err != nil {
-			return fmt.Errorf("store: updating memory: %w", err)
+		if err := change(&m); err != nil {
+			return err
 		}
 		return s.putMemory(ctx, tx, m)
 	})
-	if changeErr != nil {
-		return Memory{}, changeErr
+	if err != nil {
+		return Memory{}, err
 	}
-	return m, err
+	return m, nil
 }
 
 func readMemory(row *sql.Row) (Memory, error) {
@@ -119,18 +141,6 @@ func (s *Store) putMemory(ctx context.Context, tx *sql.Tx, m Memory) error {
 	return err
 }
 
-func validItems(items []string) error {
-	for i, it := range items {
-		if strings.TrimSpace(it) == "" {
-			return fmt.Errorf("memory item %d is empty: %w", i, ErrInvalid)
-		}
-		if !utf8.ValidString(it) {
-			return fmt.Errorf("memory item %d is not valid UTF-8: %w", i, ErrInvalid)
-		}
-	}
-	return nil
-}
-
 // Variable scopes.
 const (
 	ScopeChat   = "chat"
@@ -139,10 +149,7 @@ const (
 
 // varScope checks a scope and returns the session key of its rows ("" for
 // global, where sessionID is ignored).
-func varScope(scope, sessionID, name string, needName bool) (string, error) {
-	if needName && (name == "" || !utf8.ValidString(name)) {
-		return "", fmt.Errorf("variable name %q is empty or not UTF-8: %w", name, ErrInvalid)
-	}
+func varScope(scope, sessionID string) (string, error) {
 	switch scope {
 	case ScopeGlobal:
 		return "", nil
@@ -155,10 +162,19 @@ func varScope(scope, sessionID, name string, needName bool) (string, error) {
 	return "", fmt.Errorf("variable scope %q is not chat or global: %w", scope, ErrInvalid)
 }
 
+// varTarget checks a variable's name (CheckVarName) and scope.
+func varTarget(scope, sessionID, name string) (string, error) {
+	if err := CheckVarName(name); err != nil {
+		return "", err
+	}
+	return varScope(scope, sessionID)
+}
+
 // GetVar returns a variable's JSON value, ErrNotFound when it is not set.
-// scope is "chat" (of sessionID) or "global".
+// scope is "chat" (of sessionID) or "global"; a name that breaks the rule
+// of CheckVarName is ErrInvalidName.
 func (s *Store) GetVar(ctx context.Context, scope, sessionID, name string) (json.RawMessage, error) {
-	sid, err := varScope(scope, sessionID, name, true)
+	sid, err := varTarget(scope, sessionID, name)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading variable: %w", err)
 	}
@@ -177,15 +193,19 @@ func (s *Store) GetVar(ctx context.Context, scope, sessionID, name string) (json
 	return json.RawMessage(v), nil
 }
 
-// SetVar sets a variable to a JSON value. A chat-scope variable needs an
-// existing session (ErrNotFound otherwise).
+// SetVar sets a variable to a JSON value, stored compact. The name must
+// pass CheckVarName (ErrInvalidName) and the value be one JSON value
+// (ErrInvalid) of at most MaxValueBytes compacted (*LimitError); PrepareValue
+// applies the same rule and says whether the value deserves a warning. A
+// chat-scope variable needs an existing session (ErrNotFound otherwise).
 func (s *Store) SetVar(ctx context.Context, scope, sessionID, name string, value json.RawMessage) error {
-	sid, err := varScope(scope, sessionID, name, true)
+	sid, err := varTarget(scope, sessionID, name)
 	if err != nil {
 		return fmt.Errorf("store: setting variable: %w", err)
 	}
-	if !json.Valid(value) {
-		return fmt.Errorf("store: setting variable %q: the value is not valid JSON: %w", name, ErrInvalid)
+	compact, err := compactValue(value)
+	if err != nil {
+		return fmt.Errorf("store: setting variable %q: %w", name, err)
 	}
 	return s.write(ctx, "setting variable "+name, func(tx *sql.Tx) error {
 		if sid != "" {
@@ -195,14 +215,14 @@ func (s *Store) SetVar(ctx context.Context, scope, sessionID, name string, value
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO variables (scope, session_id, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (scope, session_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-			scope, sid, name, string(value), toNS(s.now()))
+			scope, sid, name, string(compact), toNS(s.now()))
 		return err
 	})
 }
 
 // DeleteVar removes a variable, ErrNotFound when it is not set.
 func (s *Store) DeleteVar(ctx context.Context, scope, sessionID, name string) error {
-	sid, err := varScope(scope, sessionID, name, true)
+	sid, err := varTarget(scope, sessionID, name)
 	if err != nil {
 		return fmt.Errorf("store: deleting variable: %w", err)
 	}
@@ -212,16 +232,24 @@ func (s *Store) DeleteVar(ctx context.Context, scope, sessionID, name string) er
 	})
 }
 
-// ListVars returns every variable of a scope (an empty map when none).
-func (s *Store) ListVars(ctx context.Context, scope, sessionID string) (map[string]json.RawMessage, error) {
-	sid, err := varScope(scope, sessionID, "", false)
+// Var is one variable of a listing.
+type Var struct {
+	Name  string
+	Value json.RawMessage
+}
+
+// ListVars returns the variables of a scope whose names start with prefix
+// ("" for all), sorted by name byte-wise; an empty slice when none.
+func (s *Store) ListVars(ctx context.Context, scope, sessionID, prefix string) ([]Var, error) {
+	sid, err := varScope(scope, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing variables: %w", err)
 	}
-	out := map[string]json.RawMessage{}
+	var out []Var
 	err = s.read(ctx, "listing variables", func() error {
-		clear(out)
-		rows, err := s.db.QueryContext(ctx, `SELECT name, value FROM variables WHERE scope = ? AND session_id = ?`, scope, sid)
+		out = []Var{}
+		// BINARY collation orders names byte-wise, as sort.Strings does.
+		rows, err := s.db.QueryContext(ctx, `SELECT name, value FROM variables WHERE scope = ? AND session_id = ? ORDER BY name`, scope, sid)
 		if err != nil {
 			return err
 		}
@@ -231,7 +259,9 @@ func (s *Store) ListVars(ctx context.Context, scope, sessionID string) (map[stri
 			if err := rows.Scan(&n, &v); err != nil {
 				return err
 			}
-			out[n] = json.RawMessage(v)
+			if strings.HasPrefix(n, prefix) {
+				out = append(out, Var{Name: n, Value: json.RawMessage(v)})
+			}
 		}
 		return rows.Err()
 	})

@@ -16,7 +16,11 @@ func TestMemory(t *testing.T) {
 	if err != nil || m.Enabled || !reflect.DeepEqual(m.Items, []string{"likes Go"}) {
 		t.Fatalf("append %+v %v", m, err)
 	}
-	must(t, s.SetMemory(ctxb(), Memory{Enabled: true, Items: []string{"a", "b"}}))
+	on, off := true, false
+	m, err = s.SetMemory(ctxb(), MemoryUpdate{Enabled: &on, Items: &[]string{"a", " b "}})
+	if err != nil || !m.Enabled || !reflect.DeepEqual(m.Items, []string{"a", "b"}) {
+		t.Fatalf("set %+v %v", m, err)
+	}
 	m, err = s.AppendMemory(ctxb(), []string{"c"})
 	if err != nil || !m.Enabled || !reflect.DeepEqual(m.Items, []string{"a", "b", "c"}) {
 		t.Fatalf("append keeps enabled %+v %v", m, err)
@@ -25,14 +29,23 @@ func TestMemory(t *testing.T) {
 	if !reflect.DeepEqual(got, m) {
 		t.Fatalf("Memory %+v, want %+v", got, m)
 	}
-	must(t, s.SetMemory(ctxb(), Memory{Enabled: false}))
+	if m, err = s.SetMemory(ctxb(), MemoryUpdate{Enabled: &off}); err != nil || m.Enabled || len(m.Items) != 3 {
+		t.Fatalf("toggle alone keeps the notes %+v %v", m, err)
+	}
+	if m, err = s.SetMemory(ctxb(), MemoryUpdate{Items: &[]string{}}); err != nil || m.Enabled || m.Items == nil || len(m.Items) != 0 {
+		t.Fatalf("clear %+v %v", m, err)
+	}
 	got, _ = s.Memory(ctxb())
 	if got.Enabled || len(got.Items) != 0 || got.Items == nil {
 		t.Fatalf("after clear %+v", got)
 	}
 	_, err = s.AppendMemory(ctxb(), []string{"ok", " "})
 	wantErr(t, err, ErrInvalid)
-	wantErr(t, s.SetMemory(ctxb(), Memory{Items: []string{""}}), ErrInvalid)
+	_, err = s.SetMemory(ctxb(), MemoryUpdate{Items: &[]string{""}})
+	wantErr(t, err, ErrInvalid)
+	if m, err = s.SetMemory(ctxb(), MemoryUpdate{}); err != nil || !reflect.DeepEqual(m, got) {
+		t.Fatalf("an empty update changed %+v %v", m, err)
+	}
 	b, _ := json.Marshal(got)
 	if string(b) != `{"enabled":false,"memories":[]}` {
 		t.Fatalf("memory JSON %s", b)
@@ -52,16 +65,16 @@ func TestVariables(t *testing.T) {
 		t.Fatalf("chat var %s %v", v, err)
 	}
 	v, err = s.GetVar(ctxb(), ScopeGlobal, "", "count")
-	if err != nil || string(v) != `{"n": 2}` {
+	if err != nil || string(v) != `{"n":2}` { // stored compact
 		t.Fatalf("global var %s %v", v, err)
 	}
 	_, err = s.GetVar(ctxb(), ScopeChat, "ses_1", "count")
 	wantErr(t, err, ErrNotFound)
-	all, err := s.ListVars(ctxb(), ScopeChat, "ses_2")
-	if err != nil || len(all) != 1 || string(all["user.name"]) != `"Bob"` {
+	all, err := s.ListVars(ctxb(), ScopeChat, "ses_2", "")
+	if err != nil || len(all) != 1 || all[0].Name != "user.name" || string(all[0].Value) != `"Bob"` {
 		t.Fatalf("ListVars %v %v", all, err)
 	}
-	if all, _ := s.ListVars(ctxb(), ScopeChat, "ses_none"); all == nil || len(all) != 0 {
+	if all, _ := s.ListVars(ctxb(), ScopeChat, "ses_none", ""); all == nil || len(all) != 0 {
 		t.Fatalf("ListVars of no session %v", all)
 	}
 	must(t, s.DeleteVar(ctxb(), ScopeChat, "ses_1", "user.name"))
@@ -71,7 +84,7 @@ func TestVariables(t *testing.T) {
 	wantErr(t, s.SetVar(ctxb(), "user", "", "x", json.RawMessage(`1`)), ErrInvalid)
 	wantErr(t, s.SetVar(ctxb(), ScopeGlobal, "", "", json.RawMessage(`1`)), ErrInvalid)
 	wantErr(t, s.SetVar(ctxb(), ScopeGlobal, "", "x", json.RawMessage(`nope`)), ErrInvalid)
-	_, err = s.ListVars(ctxb(), "nope", "")
+	_, err = s.ListVars(ctxb(), "nope", "", "")
 	wantErr(t, err, ErrInvalid)
 }
 

@@ -65,41 +65,29 @@ type updateArgs struct {
 	Memories *[]string `json:"memories"`
 }
 
-// check requires a field and cleans the items.
+// check requires a field and checks each note, so a bad one is refused
+// even when the store cannot be opened. The store checks again, with the
+// limits, as it writes.
 func (a *updateArgs) check(*tools.Env) error {
 	if a.Enabled == nil && a.Memories == nil {
 		e := tools.InvalidArgument("", "an object with enabled, memories or both", "object")
 		e.Message = "give enabled, memories or both; {} changes nothing."
 		return e
 	}
-	if a.Memories == nil {
-		return nil
+	if a.Memories != nil {
+		if _, err := store.CleanMemoryItems(*a.Memories); err != nil {
+			return memoryToolError(err, "memories")
+		}
 	}
-	items, err := CleanMemoryItems(*a.Memories)
-	if err != nil {
-		return memoryToolError(err, "memories")
-	}
-	if err := CheckMemorySize(items); err != nil {
-		return memoryToolError(err, "memories")
-	}
-	*a.Memories = items
 	return nil
 }
 
 // Run replaces what was given and keeps the rest.
 func (t *memoryUpdate) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *updateArgs) (any, error) {
-		m, err := st.UpdateMemory(ctx, func(m *store.Memory) error {
-			if a.Enabled != nil {
-				m.Enabled = *a.Enabled
-			}
-			if a.Memories != nil {
-				m.Items = *a.Memories
-			}
-			return nil
-		})
+		m, err := st.SetMemory(ctx, store.MemoryUpdate{Enabled: a.Enabled, Items: a.Memories})
 		if err != nil {
-			return nil, storeError(err, "")
+			return nil, memoryToolError(err, "memories")
 		}
 		return m, nil
 	})
@@ -109,59 +97,48 @@ type appendArgs struct {
 	Items []string `json:"items"`
 }
 
-// check cleans the items.
+// check requires notes and checks each, as updateArgs.check does.
 func (a *appendArgs) check(*tools.Env) error {
 	if len(a.Items) == 0 {
 		return tools.InvalidArgument("items", "a non-empty array of strings", "array")
 	}
-	items, err := CleanMemoryItems(a.Items)
-	if err != nil {
+	if _, err := store.CleanMemoryItems(a.Items); err != nil {
 		return memoryToolError(err, "items")
 	}
-	a.Items = items
 	return nil
 }
 
-// Run appends, checking in the same transaction that the memory stays
-// within its limits, so concurrent writers cannot push it past them.
+// Run appends; the store checks the limits in the same transaction, so
+// concurrent writers cannot push memory past them.
 func (t *memoryAppend) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *appendArgs) (any, error) {
-		m, err := st.UpdateMemory(ctx, func(m *store.Memory) error {
-			items := append(append([]string(nil), m.Items...), a.Items...)
-			if err := CheckMemorySize(items); err != nil {
-				return memoryToolError(err, "items")
-			}
-			m.Items = items
-			return nil
-		})
+		m, err := st.AppendMemory(ctx, a.Items)
 		if err != nil {
-			var te *tools.Error
-			if errors.As(err, &te) {
-				return nil, te
-			}
-			return nil, storeError(err, "")
+			return nil, memoryToolError(err, "items")
 		}
 		return m, nil
 	})
 }
 
-// memoryToolError turns a *MemoryError into the envelope's terms: a bad
-// item is invalid_arguments at field[i]; memory grown too large is
-// limit_exceeded.
+// memoryToolError turns the store's refusals into the envelope's terms: a
+// bad note is invalid_arguments at field[i]; memory grown too large is
+// limit_exceeded. Other errors go through storeError.
 func memoryToolError(err error, field string) error {
-	var me *MemoryError
-	if !errors.As(err, &me) {
-		return err
+	var ie *store.ItemError
+	var le *store.LimitError
+	switch {
+	case errors.As(err, &le):
+		return &tools.Error{Code: tools.CodeLimitExceeded, Message: le.Error(),
+			Details: map[string]any{"path": field, "limit": le.Limit, "unit": le.Unit}}
+	case errors.As(err, &ie):
+		expected := "non-empty string"
+		if ie.Limit > 0 {
+			expected = "string of at most " + strconv.Itoa(ie.Limit) + " characters"
+		}
+		path := tools.JoinPath(field, ie.Index)
+		e := tools.InvalidArgument(path, expected, "string")
+		e.Message = ie.Error() + " (argument " + path + ")."
+		return e
 	}
-	if me.Index < 0 {
-		return &tools.Error{Code: tools.CodeLimitExceeded, Message: me.Msg,
-			Details: map[string]any{"path": field, "limit": me.Limit, "unit": me.Unit}}
-	}
-	expected := "non-empty string"
-	if me.TooLarge {
-		expected = "string of at most " + strconv.Itoa(me.Limit) + " characters"
-	}
-	e := tools.InvalidArgument(tools.JoinPath(field, me.Index), expected, "string")
-	e.Message = me.Msg + " (argument " + tools.JoinPath(field, me.Index) + ")."
-	return e
+	return storeError(err, "")
 }

@@ -2,7 +2,6 @@ package state
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -47,7 +46,7 @@ func TestMemoryLifecycle(t *testing.T) {
 func TestMemoryHostileArguments(t *testing.T) {
 	h := newHarness(t)
 	h.ok(MemoryAppendName, `{"items":["keep me"]}`)
-	long := strings.Repeat("x", MaxMemoryItemChars+1)
+	long := strings.Repeat("x", store.MaxMemoryItemChars+1)
 	for _, tc := range []struct{ tool, args, path string }{
 		{MemoryUpdateName, `{}`, ""},
 		{MemoryUpdateName, `{"enabled":"yes"}`, "enabled"},
@@ -75,19 +74,19 @@ func TestMemoryHostileArguments(t *testing.T) {
 func TestMemoryLimits(t *testing.T) {
 	h := newHarness(t)
 	// 200 notes fit; one more does not, and the error says so.
-	items := make([]string, MaxMemoryItems)
+	items := make([]string, store.MaxMemoryItems)
 	for i := range items {
 		items[i] = fmt.Sprintf(`"note %d"`, i)
 	}
 	h.ok(MemoryUpdateName, `{"memories":[`+strings.Join(items, ",")+`]}`)
 	e := h.fail(h.env, MemoryAppendName, `{"items":["one too many"]}`, tools.CodeLimitExceeded, "items")
-	if e.Error.Details["limit"] != float64(MaxMemoryItems) || !strings.Contains(e.Error.Message, "201 notes") {
+	if e.Error.Details["limit"] != float64(store.MaxMemoryItems) || !strings.Contains(e.Error.Message, "201 notes") {
 		t.Fatalf("count limit: %+v", e.Error)
 	}
 	// The byte limit: 17 notes of 2000 characters is over 32 KiB.
 	big := make([]string, 17)
 	for i := range big {
-		big[i] = `"` + strings.Repeat("y", MaxMemoryItemChars) + `"`
+		big[i] = `"` + strings.Repeat("y", store.MaxMemoryItemChars) + `"`
 	}
 	e = h.fail(h.env, MemoryUpdateName, `{"memories":[`+strings.Join(big, ",")+`]}`, tools.CodeLimitExceeded, "memories")
 	if e.Error.Details["unit"] != "bytes" {
@@ -96,21 +95,7 @@ func TestMemoryLimits(t *testing.T) {
 	h.ok(MemoryUpdateName, `{"memories":[`+strings.Join(big[:16], ",")+`]}`)
 	h.fail(h.env, MemoryAppendName, `{"items":["`+strings.Repeat("z", 800)+`"]}`, tools.CodeLimitExceeded, "items")
 	// Characters, not bytes, count for one note.
-	h.ok(MemoryUpdateName, `{"memories":["`+strings.Repeat("é", MaxMemoryItemChars)+`"]}`)
-}
-
-func TestCleanMemoryItems(t *testing.T) {
-	got, err := CleanMemoryItems([]string{" a ", "b\n"})
-	if err != nil || strings.Join(got, "|") != "a|b" {
-		t.Fatalf("clean = %q %v", got, err)
-	}
-	for _, bad := range [][]string{{""}, {"ok", "  "}, {"\xff"}, {strings.Repeat("x", MaxMemoryItemChars+1)}} {
-		_, err := CleanMemoryItems(bad)
-		var me *MemoryError
-		if !errors.As(err, &me) || me.Index != len(bad)-1 || !strings.HasPrefix(me.Error(), fmt.Sprintf("memory item %d ", len(bad))) {
-			t.Errorf("%q: %v", bad, err)
-		}
-	}
+	h.ok(MemoryUpdateName, `{"memories":["`+strings.Repeat("é", store.MaxMemoryItemChars)+`"]}`)
 }
 
 func TestMemoryPrompt(t *testing.T) {

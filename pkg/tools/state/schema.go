@@ -1,14 +1,18 @@
 package state
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/tavo-cli/tavo/pkg/store"
+)
 
 // Schema fragments shared by the state tools' argument schemas. The limits
-// come from the same constants the code checks, so they cannot drift.
+// come from the same constants the store checks, so they cannot drift.
 var (
-	memoryItem = `{"type": "string", "minLength": 1, "maxLength": ` + strconv.Itoa(MaxMemoryItemChars) + `}`
-	maxItems   = strconv.Itoa(MaxMemoryItems)
+	memoryItem = `{"type": "string", "minLength": 1, "maxLength": ` + strconv.Itoa(store.MaxMemoryItemChars) + `}`
+	maxItems   = strconv.Itoa(store.MaxMemoryItems)
 
-	varNameProp = `"name": {"type": "string", "minLength": 1, "maxLength": ` + strconv.Itoa(MaxVarNameLen) + `, "description": "A dotted name such as \"user.prefs.theme\": segments of letters, digits, '_' or '-', joined by single dots."}`
+	varNameProp = `"name": {"type": "string", "minLength": 1, "maxLength": ` + strconv.Itoa(store.MaxVarNameLen) + `, "description": "A dotted name such as \"user.prefs.theme\": segments of letters, digits, '_' or '-', joined by single dots."}`
 )
 
 const (

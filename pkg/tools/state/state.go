@@ -2,9 +2,10 @@
 // tavo's store (SPEC §5): long-term memory (tavo_memory_current,
 // tavo_memory_update, tavo_memory_append), variables (tavo_var_get,
 // tavo_var_set, tavo_var_delete, tavo_var_list) and the session's todo list
-// (tavo_todo_write). The rules they share with `tavo memory` and `tavo var`
-// (memory caps, variable names, value sizes) are exported so both sides
-// enforce the same contract.
+// (tavo_todo_write). They are thin adapters: decode the arguments, call the
+// store, put the answer or the store's refusal in the envelope. The rules
+// they share with `tavo memory` and `tavo var` (memory caps, variable names,
+// value sizes) live in pkg/store, which enforces them as it writes.
 package state
 
 import (

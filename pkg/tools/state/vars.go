@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
@@ -136,7 +134,7 @@ func (a *varArgs) where(env *tools.Env) error {
 
 // named checks the name and the scope.
 func (a *varArgs) named(env *tools.Env) error {
-	if err := CheckVarName(a.Name); err != nil {
+	if err := store.CheckVarName(a.Name); err != nil {
 		e := tools.InvalidArgument("name", `dotted name like "user.prefs.theme": letters, digits, _ or - in dot-separated segments`, "string")
 		e.Message = err.Error() + "."
 		return e
@@ -164,7 +162,8 @@ func (a *getArgs) check(env *tools.Env) error    { return a.named(env) }
 func (a *deleteArgs) check(env *tools.Env) error { return a.named(env) }
 func (a *listArgs) check(env *tools.Env) error   { return a.where(env) }
 
-// check also compacts the value and applies the size rules.
+// check also applies the value rules, which the store applies again as it
+// writes, and keeps the compact value and its warning for the result.
 func (a *setArgs) check(env *tools.Env) error {
 	if err := a.named(env); err != nil {
 		return err
@@ -172,17 +171,23 @@ func (a *setArgs) check(env *tools.Env) error {
 	if len(a.Value) == 0 {
 		return tools.InvalidArgument("value", "any JSON value", "missing")
 	}
-	compact, warning, err := PrepareValue(a.Value)
-	var tooLarge *ValueTooLargeError
-	switch {
-	case errors.As(err, &tooLarge):
-		return &tools.Error{Code: tools.CodeLimitExceeded, Message: err.Error() + ".",
-			Details: map[string]any{"path": "value", "limitBytes": MaxValueBytes, "actualBytes": tooLarge.Bytes}}
-	case err != nil:
-		return tools.InvalidArgument("value", "any JSON value", "invalid JSON")
+	compact, warning, err := store.PrepareValue(a.Value)
+	if err != nil {
+		return valueError(err)
 	}
 	a.Value, a.warning = compact, warning
 	return nil
+}
+
+// valueError turns the store's refusal of a value into the envelope's
+// terms: limit_exceeded over the size limit, invalid_arguments otherwise.
+func valueError(err error) error {
+	var le *store.LimitError
+	if errors.As(err, &le) {
+		return &tools.Error{Code: tools.CodeLimitExceeded, Message: le.Error() + ".",
+			Details: map[string]any{"path": "value", "limitBytes": le.Limit, "actualBytes": le.Actual}}
+	}
+	return tools.InvalidArgument("value", "any JSON value", "invalid JSON")
 }
 
 // Run reads the variable.
@@ -200,6 +205,10 @@ func (t *varGet) Run(ctx context.Context, call *tools.Call) (any, error) {
 func (t *varSet) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *setArgs) (any, error) {
 		if err := st.SetVar(ctx, a.Scope, a.session, a.Name, a.Value); err != nil {
+			var le *store.LimitError
+			if errors.As(err, &le) {
+				return nil, valueError(err)
+			}
 			return nil, storeError(err, "the run's session no longer exists, so it has no chat scope")
 		}
 		return SetResult{Name: a.Name, Scope: a.Scope, Bytes: len(a.Value), Warning: a.warning}, nil
@@ -219,34 +228,20 @@ func (t *varDelete) Run(ctx context.Context, call *tools.Call) (any, error) {
 // Run lists the variables.
 func (t *varList) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *listArgs) (any, error) {
-		vars, err := st.ListVars(ctx, a.Scope, a.session)
+		vars, err := st.ListVars(ctx, a.Scope, a.session, a.Prefix)
 		if err != nil {
 			return nil, storeError(err, "")
 		}
 		res := ListResult{Scope: a.Scope, Variables: []ListEntry{}}
-		for _, name := range SortedNames(vars, a.Prefix) {
-			v := vars[name]
-			e := ListEntry{Name: name, Bytes: len(v)}
-			if len(v) > listValueBytes {
+		for _, v := range vars {
+			e := ListEntry{Name: v.Name, Bytes: len(v.Value)}
+			if len(v.Value) > listValueBytes {
 				e.Omitted = true
 			} else {
-				e.Value = v
+				e.Value = v.Value
 			}
 			res.Variables = append(res.Variables, e)
 		}
 		return res, nil
 	})
-}
-
-// SortedNames returns the names of vars that start with prefix, sorted
-// byte-wise.
-func SortedNames(vars map[string]json.RawMessage, prefix string) []string {
-	names := make([]string, 0, len(vars))
-	for n := range vars {
-		if strings.HasPrefix(n, prefix) {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	return names
 }
