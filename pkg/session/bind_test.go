@@ -147,7 +147,8 @@ func TestBindNewSession(t *testing.T) {
 func TestBindConfigure(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	if err := st.SetMemory(ctx, store.Memory{Enabled: true, Items: []string{"likes tea"}}); err != nil {
+	on, items := true, []string{"likes tea"}
+	if _, err := st.SetMemory(ctx, store.MemoryUpdate{Enabled: &on, Items: &items}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := Bind(ctx, st, BindOptions{NewSessionID: "ses_new", RunID: "run_new", Prompt: "hi",
