@@ -6,11 +6,11 @@ import "github.com/spf13/cobra"
 func subcommands(f *Factory) []*cobra.Command {
 	return []*cobra.Command{
 		NewCmdProfile(f),
-		newCmdRun(f),
+		NewCmdRun(f, nil),
 		NewCmdTools(f),
 		NewCmdSearch(f, nil),
 		NewCmdFetch(f, nil),
-		newCmdSession(f),
+		NewCmdSession(f),
 		NewCmdRuns(f),
 		NewCmdLogs(f),
 		NewCmdSearchAPI(f),

@@ -24,8 +24,16 @@ import (
 	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
-// RunOptions are the flags of `tavo run`.
+// RunOptions are the inputs of `tavo run` and `tavo session send`.
 type RunOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	// Args are the prompt's words; none reads the prompt from stdin.
+	Args []string
+	// Changed reports whether a flag was given: a run setting given
+	// overrides the profile's. Nil means none was.
+	Changed func(flag string) bool
+
 	Profile, Provider, Model, BaseURL string
 	System                            string
 	Tools                             bool
@@ -56,8 +64,10 @@ const runExitCodes = `Exit codes:
   130  interrupted (SIGINT, or a driver's cancel line)
   143  terminated (SIGTERM)`
 
-func newCmdRun(f *Factory) *cobra.Command {
-	o := &RunOptions{}
+// NewCmdRun builds `tavo run`; runF, when not nil, runs instead of runRun
+// (for tests).
+func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
+	o := &RunOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "run [PROMPT...]",
 		Short: "Run a model loop once",
@@ -74,7 +84,8 @@ as one NDJSON line (see docs/events.md); -o json prints one final document.
   tavo run -T "What is on https://example.com?" | jq -r 'select(.type=="text.delta").payload.text'
   tavo run -o json --jq .text "Say hi"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRun(cmd, f, o, args)
+			o.Ctx, o.Args, o.Changed = cmd.Context(), args, cmd.Flags().Changed
+			return runOr(runF, runRun, o)
 		},
 	}
 	addRunFlags(c, o)
@@ -90,7 +101,7 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringVarP(&o.Model, "model", "m", "", "model name")
 	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	fl.StringVar(&o.System, "system", "", "system prompt, or @FILE to read it from a file")
-	fl.BoolVarP(&o.Tools, "tools", "T", config.DefaultTools, "let the model use tools (off by default)")
+	fl.BoolVarP(&o.Tools, "tools", "T", config.DefaultTools, "let the model use tools ("+onOff(config.DefaultTools)+" by default)")
 	fl.StringArrayVar(&o.AllowTools, "tool", nil, "allow only this tool (repeatable)")
 	fl.BoolVar(&o.DynamicTools, "dynamic-tools", config.DefaultDynamicTools, "send resident tools and tavo_tool_search first; others on demand")
 	fl.IntVar(&o.MaxRounds, "max-rounds", config.DefaultMaxRounds, "most model requests in the run")
@@ -123,12 +134,13 @@ type runSetup struct {
 
 // runRun is `tavo run` and `tavo session send`: flags → settings →
 // session.Bind → runner.Run → output.
-func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error {
-	s, err := prepareRun(cmd, f, o, args)
+func runRun(o *RunOptions) error {
+	f := o.Factory
+	s, err := prepareRun(o)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signalContext(cmd.Context())
+	ctx, stop := signalContext(o.Ctx)
 	defer stop()
 	if s.settings.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -169,7 +181,7 @@ func runRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) error 
 		})
 		src.Driver = d
 		s.opts.Guidance = d.Guidance()
-	} else if !promptFromStdin(f, args) && !f.IO.IsStdinTTY() {
+	} else if !promptFromStdin(f, o.Args) && !f.IO.IsStdinTTY() {
 		src.Stdin = f.IO.In
 	}
 	s.opts.Asker = runner.NewAsker(s.ask, src)
@@ -203,13 +215,25 @@ func stopCauseFor(s os.Signal) *runner.StopCause {
 	return &runner.StopCause{Reason: "interrupted (SIGINT)", ExitCode: events.ExitInterrupted}
 }
 
+// onOff names a boolean default in help text.
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
 func promptFromStdin(f *Factory, args []string) bool {
 	return len(args) == 0 && !f.IO.IsStdinTTY()
 }
 
 // runFlags are the run settings given on the command line: a flag the
 // person did not set is left nil, so the profile's value applies.
-func runFlags(set func(name string) bool, o *RunOptions) config.RunFlags {
+func runFlags(o *RunOptions) config.RunFlags {
+	set := o.Changed
+	if set == nil {
+		set = func(string) bool { return false }
+	}
 	var rf config.RunFlags
 	if set("tools") {
 		rf.Tools = &o.Tools
@@ -243,10 +267,13 @@ func runFlags(set func(name string) bool, o *RunOptions) config.RunFlags {
 	return rf
 }
 
-func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*runSetup, error) {
-	cfg, err := f.Config()
+// prepareRun decides everything before the run starts: settings, output,
+// prompt, tools and provider. Every error is a usage error.
+func prepareRun(o *RunOptions) (*runSetup, error) {
+	f := o.Factory
+	cfg, err := loadConfig(f)
 	if err != nil {
-		return nil, usageError(err)
+		return nil, err
 	}
 	res, err := cfg.Resolve(config.Overrides{Profile: o.Profile, Provider: o.Provider, Model: o.Model, BaseURL: o.BaseURL}, f.Getenv)
 	if err != nil {
@@ -279,7 +306,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	default:
 		return nil, usageError(fmt.Errorf("invalid --input %q: the only input format is ndjson", o.Input))
 	}
-	set, err := config.ResolveRun(res, runFlags(cmd.Flags().Changed, o))
+	set, err := config.ResolveRun(res, runFlags(o))
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -288,7 +315,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	if err != nil {
 		return nil, usageError(err)
 	}
-	prompt, err := readPrompt(f, args, s.driver)
+	prompt, err := readPrompt(f, o.Args, s.driver)
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -299,7 +326,7 @@ func prepareRun(cmd *cobra.Command, f *Factory, o *RunOptions, args []string) (*
 	}
 	parts = append(parts, att...)
 
-	catalog, err := runCatalog(cmd.Context(), f, o.AllowTools, set.Tools, set.DynamicTools)
+	catalog, err := runCatalog(o.Ctx, f, o.AllowTools, set.Tools, set.DynamicTools)
 	if err != nil {
 		return nil, usageError(err)
 	}

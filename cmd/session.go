@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -22,15 +23,16 @@ import (
 	"github.com/tavo-cli/tavo/pkg/store"
 )
 
-func newCmdSession(f *Factory) *cobra.Command {
+// NewCmdSession builds `tavo session` and its subcommands.
+func NewCmdSession(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "session",
 		Short: "Create, list, read, continue, rename, delete and compact sessions",
 		Long: `Every tavo run belongs to a session, which keeps the conversation; its id is in
 the run.started event. Continue one with tavo session send ID TEXT.`,
 	}
-	c.AddCommand(newCmdSessionCreate(f), newCmdSessionList(f), newCmdSessionShow(f), newCmdSessionRead(f),
-		newCmdSessionSend(f), newCmdSessionRename(f), newCmdSessionDelete(f), newCmdSessionCompact(f))
+	c.AddCommand(NewCmdSessionCreate(f, nil), NewCmdSessionList(f, nil), NewCmdSessionShow(f, nil), NewCmdSessionRead(f, nil),
+		NewCmdSessionSend(f, nil), NewCmdSessionRename(f, nil), NewCmdSessionDelete(f, nil), NewCmdSessionCompact(f, nil))
 	return c
 }
 
@@ -57,34 +59,50 @@ func toSessionRow(s *store.Session) sessionRow {
 	return sessionRow{ID: s.ID, Title: s.Title, CreatedAt: s.CreatedAt.UTC(), LastUsedAt: s.LastUsedAt.UTC(), Messages: s.Messages, ActiveRun: s.ActiveRun}
 }
 
-func newCmdSessionCreate(f *Factory) *cobra.Command {
-	var title string
+// SessionCreateOptions are the inputs of `tavo session create`.
+type SessionCreateOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	// Title is the new session's title: "Untitled" when --title is not given.
+	Title string
+}
+
+// NewCmdSessionCreate builds `tavo session create`; runF, when not nil, runs
+// instead of sessionCreateRun (for tests).
+func NewCmdSessionCreate(f *Factory, runF func(*SessionCreateOptions) error) *cobra.Command {
+	o := &SessionCreateOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "create",
 		Short: "Create an empty session and print its id",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+			o.Ctx = cmd.Context()
+			// An explicit --title "" stays empty, and is refused.
 			if !cmd.Flags().Changed("title") {
-				title = "Untitled"
+				o.Title = "Untitled"
 			}
-			s, err := st.CreateSession(cmd.Context(), ids.New("ses", time.Now()), title)
-			if err != nil {
-				return titleError(err)
-			}
-			if out.Structured() {
-				return out.WriteValue(toSessionRow(s))
-			}
-			_, err = fmt.Fprintln(f.IO.Out, s.ID)
-			return err
+			return runOr(runF, sessionCreateRun, o)
 		},
 	}
-	c.Flags().StringVar(&title, "title", "", "title, 1-120 characters")
+	c.Flags().StringVar(&o.Title, "title", "", "title, 1-120 characters")
 	return c
+}
+
+func sessionCreateRun(o *SessionCreateOptions) error {
+	out, st, err := storeOutputContext(o.Ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.CreateSession(o.Ctx, ids.New("ses", time.Now()), o.Title)
+	if err != nil {
+		return titleError(err)
+	}
+	if out.Structured() {
+		return out.WriteValue(toSessionRow(s))
+	}
+	_, err = fmt.Fprintln(o.Factory.IO.Out, s.ID)
+	return err
 }
 
 func titleError(err error) error {
@@ -94,47 +112,62 @@ func titleError(err error) error {
 	return err
 }
 
-func newCmdSessionList(f *Factory) *cobra.Command {
-	var limit int
-	var cursor string
+// SessionListOptions are the inputs of `tavo session list`.
+type SessionListOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	Limit   int
+	Cursor  string
+}
+
+// NewCmdSessionList builds `tavo session list`; runF, when not nil, runs
+// instead of sessionListRun (for tests).
+func NewCmdSessionList(f *Factory, runF func(*SessionListOptions) error) *cobra.Command {
+	o := &SessionListOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "list",
 		Short: "List sessions, most recently used first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkLimit(limit, 200); err != nil {
-				return err
-			}
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			list, next, err := st.ListSessions(cmd.Context(), limit, cursor)
-			if err != nil {
-				return cursorError(err)
-			}
-			rows := make([]sessionRow, 0, len(list))
-			for i := range list {
-				rows = append(rows, toSessionRow(&list[i]))
-			}
-			if out.Structured() {
-				return out.WriteValue(map[string]any{"sessions": rows, "next_cursor": next})
-			}
-			t := cli.NewTable(f.IO, "ID", "TITLE", "LAST USED", "MESSAGES", "ACTIVE RUN")
-			for _, r := range rows {
-				t.AddRow(r.ID, clip(r.Title, 60), r.LastUsedAt.Format(time.RFC3339), strconv.Itoa(r.Messages), r.ActiveRun)
-			}
-			if err := t.Render(); err != nil {
-				return err
-			}
-			pageHint(f, next)
-			return nil
+			o.Ctx = cmd.Context()
+			return runOr(runF, sessionListRun, o)
 		},
 	}
-	c.Flags().IntVar(&limit, "limit", 50, "sessions per page, 1-200")
-	c.Flags().StringVar(&cursor, "cursor", "", "continue after a previous page")
+	c.Flags().IntVar(&o.Limit, "limit", 50, "sessions per page, 1-200")
+	c.Flags().StringVar(&o.Cursor, "cursor", "", "continue after a previous page")
 	return c
+}
+
+func sessionListRun(o *SessionListOptions) error {
+	f := o.Factory
+	if err := checkLimit(o.Limit, 200); err != nil {
+		return err
+	}
+	out, st, err := storeOutputContext(o.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	list, next, err := st.ListSessions(o.Ctx, o.Limit, o.Cursor)
+	if err != nil {
+		return cursorError(err)
+	}
+	rows := make([]sessionRow, 0, len(list))
+	for i := range list {
+		rows = append(rows, toSessionRow(&list[i]))
+	}
+	if out.Structured() {
+		return out.WriteValue(map[string]any{"sessions": rows, "next_cursor": next})
+	}
+	t := cli.NewTable(f.IO, "ID", "TITLE", "LAST USED", "MESSAGES", "ACTIVE RUN")
+	for _, r := range rows {
+		t.AddRow(r.ID, clip(r.Title, 60), r.LastUsedAt.Format(time.RFC3339), strconv.Itoa(r.Messages), r.ActiveRun)
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	pageHint(f, next)
+	return nil
 }
 
 // pageHint tells a person on a terminal how to get the next page.
@@ -151,51 +184,66 @@ func cursorError(err error) error {
 	return err
 }
 
-func newCmdSessionShow(f *Factory) *cobra.Command {
+// SessionShowOptions are the inputs of `tavo session show`.
+type SessionShowOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	ID      string
+}
+
+// NewCmdSessionShow builds `tavo session show`; runF, when not nil, runs
+// instead of sessionShowRun (for tests).
+func NewCmdSessionShow(f *Factory, runF func(*SessionShowOptions) error) *cobra.Command {
+	o := &SessionShowOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "show ID",
 		Short: "Show a session: title, times, messages, active run, todos, compaction",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			s, err := st.GetSession(ctx, args[0])
-			if err != nil {
-				return sessionError(err, args[0])
-			}
-			row := toSessionRow(s)
-			if row.Todos, err = st.Todos(ctx, s.ID); err != nil {
-				return err
-			}
-			if c, err := st.LatestCompaction(ctx, s.ID); err == nil {
-				row.Compaction = &compactRow{KeptFromSeq: c.KeptFromSeq, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, CreatedAt: c.CreatedAt.UTC()}
-			}
-			if out.Structured() {
-				return out.WriteValue(row)
-			}
-			w := f.IO.Out
-			fmt.Fprintf(w, "id:           %s\ntitle:        %s\ncreated:      %s\nlast used:    %s\nmessages:     %d\n",
-				row.ID, row.Title, row.CreatedAt.Format(time.RFC3339), row.LastUsedAt.Format(time.RFC3339), row.Messages)
-			if row.ActiveRun != "" {
-				fmt.Fprintf(w, "active run:   %s\n", row.ActiveRun)
-			}
-			if c := row.Compaction; c != nil {
-				fmt.Fprintf(w, "compacted:    from seq %d, ~%d → ~%d tokens (%s)\n", c.KeptFromSeq, c.TokensBefore, c.TokensAfter, c.CreatedAt.Format(time.RFC3339))
-			}
-			if len(row.Todos) > 0 {
-				fmt.Fprintln(w, "todos:")
-				for _, t := range row.Todos {
-					mark := map[string]string{"pending": "[ ]", "in_progress": "[~]", "completed": "[x]"}[t.Status]
-					fmt.Fprintf(w, "  %s %s\n", mark, t.Content)
-				}
-			}
-			return nil
+			o.Ctx, o.ID = cmd.Context(), args[0]
+			return runOr(runF, sessionShowRun, o)
 		},
 	}
+}
+
+func sessionShowRun(o *SessionShowOptions) error {
+	ctx := o.Ctx
+	out, st, err := storeOutputContext(ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.GetSession(ctx, o.ID)
+	if err != nil {
+		return sessionError(err, o.ID)
+	}
+	row := toSessionRow(s)
+	if row.Todos, err = st.Todos(ctx, s.ID); err != nil {
+		return err
+	}
+	if c, err := st.LatestCompaction(ctx, s.ID); err == nil {
+		row.Compaction = &compactRow{KeptFromSeq: c.KeptFromSeq, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, CreatedAt: c.CreatedAt.UTC()}
+	}
+	if out.Structured() {
+		return out.WriteValue(row)
+	}
+	w := o.Factory.IO.Out
+	fmt.Fprintf(w, "id:           %s\ntitle:        %s\ncreated:      %s\nlast used:    %s\nmessages:     %d\n",
+		row.ID, row.Title, row.CreatedAt.Format(time.RFC3339), row.LastUsedAt.Format(time.RFC3339), row.Messages)
+	if row.ActiveRun != "" {
+		fmt.Fprintf(w, "active run:   %s\n", row.ActiveRun)
+	}
+	if c := row.Compaction; c != nil {
+		fmt.Fprintf(w, "compacted:    from seq %d, ~%d → ~%d tokens (%s)\n", c.KeptFromSeq, c.TokensBefore, c.TokensAfter, c.CreatedAt.Format(time.RFC3339))
+	}
+	if len(row.Todos) > 0 {
+		fmt.Fprintln(w, "todos:")
+		for _, t := range row.Todos {
+			mark := map[string]string{"pending": "[ ]", "in_progress": "[~]", "completed": "[x]"}[t.Status]
+			fmt.Fprintf(w, "  %s %s\n", mark, t.Content)
+		}
+	}
+	return nil
 }
 
 // messageRow is one stored message as `session read` prints it.
@@ -210,9 +258,20 @@ type messageRow struct {
 	CreatedAt time.Time            `json:"created_at"`
 }
 
-func newCmdSessionRead(f *Factory) *cobra.Command {
-	var before int64
-	var limit int
+// SessionReadOptions are the inputs of `tavo session read`.
+type SessionReadOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	ID      string
+	// BeforeSeq pages back: the messages before this seq; 0 for the newest.
+	BeforeSeq int64
+	Limit     int
+}
+
+// NewCmdSessionRead builds `tavo session read`; runF, when not nil, runs
+// instead of sessionReadRun (for tests).
+func NewCmdSessionRead(f *Factory, runF func(*SessionReadOptions) error) *cobra.Command {
+	o := &SessionReadOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "read ID",
 		Short: "Read a session's messages, a page at a time, oldest first",
@@ -221,68 +280,76 @@ func newCmdSessionRead(f *Factory) *cobra.Command {
 --before-seq of the first message printed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkLimit(limit, 500); err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if _, err := st.GetSession(ctx, args[0]); err != nil {
-				return sessionError(err, args[0])
-			}
-			msgs, err := st.ReadMessages(ctx, args[0], before, limit)
-			if err != nil {
-				return err
-			}
-			rows := make([]messageRow, 0, len(msgs))
-			for _, m := range msgs {
-				r := messageRow{Seq: m.Seq, RunID: m.RunID, Round: m.Round, Role: m.Message.Role, Text: m.Message.Text(), Message: m.Message, CreatedAt: m.CreatedAt.UTC()}
-				for _, c := range m.Message.ToolCalls() {
-					r.ToolCalls = append(r.ToolCalls, events.ToolCallRef{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
-				}
-				rows = append(rows, r)
-			}
-			if out.Structured() {
-				if out.Format == cli.FormatNDJSON {
-					for _, r := range rows {
-						if err := out.WriteValue(r); err != nil {
-							return err
-						}
-					}
-					return nil
-				}
-				return out.WriteValue(rows)
-			}
-			w := f.IO.Out
-			for _, r := range rows {
-				fmt.Fprintf(w, "#%d %s", r.Seq, r.Role)
-				if r.Role == providers.RoleTool {
-					for _, p := range r.Message.Parts {
-						if p.ToolResult != nil {
-							fmt.Fprintf(w, "\n  %s → %s", p.ToolResult.Name, clip(p.ToolResult.Content, 200))
-						}
-					}
-					fmt.Fprintln(w)
-					continue
-				}
-				fmt.Fprintf(w, ": %s\n", r.Text)
-				for _, c := range r.ToolCalls {
-					fmt.Fprintf(w, "  → %s %s\n", c.Name, clip(c.Arguments, 200))
-				}
-			}
-			return nil
+			o.Ctx, o.ID = cmd.Context(), args[0]
+			return runOr(runF, sessionReadRun, o)
 		},
 	}
-	c.Flags().Int64Var(&before, "before-seq", 0, "page of messages before this seq (0: the newest)")
-	c.Flags().IntVar(&limit, "limit", 100, "messages per page, 1-500")
+	c.Flags().Int64Var(&o.BeforeSeq, "before-seq", 0, "page of messages before this seq (0: the newest)")
+	c.Flags().IntVar(&o.Limit, "limit", 100, "messages per page, 1-500")
 	return c
 }
 
-func newCmdSessionSend(f *Factory) *cobra.Command {
-	o := &RunOptions{}
+func sessionReadRun(o *SessionReadOptions) error {
+	if err := checkLimit(o.Limit, 500); err != nil {
+		return err
+	}
+	ctx := o.Ctx
+	out, st, err := storeOutputContext(ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := st.GetSession(ctx, o.ID); err != nil {
+		return sessionError(err, o.ID)
+	}
+	msgs, err := st.ReadMessages(ctx, o.ID, o.BeforeSeq, o.Limit)
+	if err != nil {
+		return err
+	}
+	rows := make([]messageRow, 0, len(msgs))
+	for _, m := range msgs {
+		r := messageRow{Seq: m.Seq, RunID: m.RunID, Round: m.Round, Role: m.Message.Role, Text: m.Message.Text(), Message: m.Message, CreatedAt: m.CreatedAt.UTC()}
+		for _, c := range m.Message.ToolCalls() {
+			r.ToolCalls = append(r.ToolCalls, events.ToolCallRef{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		}
+		rows = append(rows, r)
+	}
+	if out.Structured() {
+		if out.Format == cli.FormatNDJSON {
+			for _, r := range rows {
+				if err := out.WriteValue(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return out.WriteValue(rows)
+	}
+	w := o.Factory.IO.Out
+	for _, r := range rows {
+		fmt.Fprintf(w, "#%d %s", r.Seq, r.Role)
+		if r.Role == providers.RoleTool {
+			for _, p := range r.Message.Parts {
+				if p.ToolResult != nil {
+					fmt.Fprintf(w, "\n  %s → %s", p.ToolResult.Name, clip(p.ToolResult.Content, 200))
+				}
+			}
+			fmt.Fprintln(w)
+			continue
+		}
+		fmt.Fprintf(w, ": %s\n", r.Text)
+		for _, c := range r.ToolCalls {
+			fmt.Fprintf(w, "  → %s %s\n", c.Name, clip(c.Arguments, 200))
+		}
+	}
+	return nil
+}
+
+// NewCmdSessionSend builds `tavo session send`, which is `tavo run
+// --session ID`: same options, same run function. runF, when not nil, runs
+// instead of runRun (for tests).
+func NewCmdSessionSend(f *Factory, runF func(*RunOptions) error) *cobra.Command {
+	o := &RunOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "send ID [PROMPT...]",
 		Short: "Continue a session with its full history (like tavo run --session ID)",
@@ -293,37 +360,63 @@ of tavo run; output and exit codes are the same.
 ` + runExitCodes,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Session = args[0]
-			return runRun(cmd, f, o, args[1:])
+			o.Ctx, o.Session, o.Args, o.Changed = cmd.Context(), args[0], args[1:], cmd.Flags().Changed
+			return runOr(runF, runRun, o)
 		},
 	}
 	addRunFlags(c, o)
 	return c
 }
 
-func newCmdSessionRename(f *Factory) *cobra.Command {
+// SessionRenameOptions are the inputs of `tavo session rename`.
+type SessionRenameOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	ID      string
+	Title   string
+}
+
+// NewCmdSessionRename builds `tavo session rename`; runF, when not nil, runs
+// instead of sessionRenameRun (for tests).
+func NewCmdSessionRename(f *Factory, runF func(*SessionRenameOptions) error) *cobra.Command {
+	o := &SessionRenameOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "rename ID TITLE...",
 		Short: "Rename a session (1-120 characters)",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if err := st.RenameSession(cmd.Context(), args[0], strings.Join(args[1:], " ")); err != nil {
-				if errors.Is(err, store.ErrInvalid) {
-					return usageError(err)
-				}
-				return sessionError(err, args[0])
-			}
-			return nil
+			o.Ctx, o.ID, o.Title = cmd.Context(), args[0], strings.Join(args[1:], " ")
+			return runOr(runF, sessionRenameRun, o)
 		},
 	}
 }
 
-func newCmdSessionDelete(f *Factory) *cobra.Command {
+func sessionRenameRun(o *SessionRenameOptions) error {
+	st, err := openStore(o.Ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.RenameSession(o.Ctx, o.ID, o.Title); err != nil {
+		if errors.Is(err, store.ErrInvalid) {
+			return usageError(err)
+		}
+		return sessionError(err, o.ID)
+	}
+	return nil
+}
+
+// SessionDeleteOptions are the inputs of `tavo session delete`.
+type SessionDeleteOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	IDs     []string
+}
+
+// NewCmdSessionDelete builds `tavo session delete`; runF, when not nil, runs
+// instead of sessionDeleteRun (for tests).
+func NewCmdSessionDelete(f *Factory, runF func(*SessionDeleteOptions) error) *cobra.Command {
+	o := &SessionDeleteOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "delete ID...",
 		Short: "Delete sessions with their messages, runs and events (refused while one runs)",
@@ -331,29 +424,46 @@ func newCmdSessionDelete(f *Factory) *cobra.Command {
 A session with a live run is refused (exit 4); one already gone is not an error.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			for _, id := range args {
-				if err := st.DeleteSession(cmd.Context(), id); err != nil {
-					return sessionError(err, id)
-				}
-				// The session's chat-scope files go with it.
-				if files.CheckSession(id) == nil {
-					if err := os.RemoveAll(filepath.Join(f.DataDirectory(), "files", "sessions", id)); err != nil {
-						return fmt.Errorf("removing the files of session %s: %w", id, err)
-					}
-				}
-			}
-			return nil
+			o.Ctx, o.IDs = cmd.Context(), args
+			return runOr(runF, sessionDeleteRun, o)
 		},
 	}
 }
 
-func newCmdSessionCompact(f *Factory) *cobra.Command {
-	var o struct{ Profile, Provider, Model, BaseURL string }
+func sessionDeleteRun(o *SessionDeleteOptions) error {
+	st, err := openStore(o.Ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, id := range o.IDs {
+		if err := st.DeleteSession(o.Ctx, id); err != nil {
+			return sessionError(err, id)
+		}
+		// The session's chat-scope files go with it.
+		if files.CheckSession(id) == nil {
+			if err := os.RemoveAll(filepath.Join(o.Factory.DataDirectory(), "files", "sessions", id)); err != nil {
+				return fmt.Errorf("removing the files of session %s: %w", id, err)
+			}
+		}
+	}
+	return nil
+}
+
+// SessionCompactOptions are the inputs of `tavo session compact`.
+type SessionCompactOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	ID      string
+	// Profile, Provider, Model and BaseURL pick the model that summarises,
+	// as for a run.
+	Profile, Provider, Model, BaseURL string
+}
+
+// NewCmdSessionCompact builds `tavo session compact`; runF, when not nil,
+// runs instead of sessionCompactRun (for tests).
+func NewCmdSessionCompact(f *Factory, runF func(*SessionCompactOptions) error) *cobra.Command {
+	o := &SessionCompactOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "compact ID",
 		Short: "Summarise a session's older messages now, with the model",
@@ -362,58 +472,8 @@ newest ones, so later sends fit the context. Needs the profile's context_window.
 Errors: context_limits_missing (exit 2), nothing_to_compact, compaction_failed (exit 1).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			cfg, err := f.Config()
-			if err != nil {
-				return usageError(err)
-			}
-			res, err := cfg.Resolve(config.Overrides{Profile: o.Profile, Provider: o.Provider, Model: o.Model, BaseURL: o.BaseURL}, f.Getenv)
-			if err != nil {
-				return usageError(err)
-			}
-			window := res.Profile.ContextWindow
-			if window <= 0 {
-				return usageError(fmt.Errorf("%s: the profile sets no context_window; add one with `tavo profile set NAME --context-window N`", runner.CodeContextLimitsMissing))
-			}
-			provider, err := codecs.New(res.Protocol, res.ProviderConfig())
-			if err != nil {
-				return usageError(err)
-			}
-			ctx, stop := signalContext(cmd.Context())
-			defer stop()
-			st, err := openStore(ctx, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			// No lock is needed: a run appending meanwhile only adds messages
-			// after kept_from_seq, which stays valid.
-			if _, err := st.GetSession(ctx, args[0]); err != nil {
-				return sessionError(err, args[0])
-			}
-			h, err := session.LoadHistory(ctx, st, args[0])
-			if err != nil {
-				return err
-			}
-			comp := &session.Compactor{Store: st, SessionID: args[0], Provider: provider, Model: res.Model, History: h,
-				Target: config.ContextBudget(window, res.Profile.MaxOutputTokens) / 2, KeepNewest: true}
-			result, err := comp.Compact(ctx, h.Messages, "requested")
-			if err != nil {
-				var ce *runner.CompactionError
-				if errors.As(err, &ce) {
-					return &ExitError{Code: 1, Err: err}
-				}
-				return err
-			}
-			v := compactRow{KeptFromSeq: result.KeptFromSeq, TokensBefore: result.TokensBefore, TokensAfter: result.TokensAfter, CreatedAt: time.Now().UTC()}
-			if out.Structured() {
-				return out.WriteValue(v)
-			}
-			_, err = fmt.Fprintf(f.IO.Out, "compacted: kept from seq %d, ~%d → ~%d tokens\n", v.KeptFromSeq, v.TokensBefore, v.TokensAfter)
-			return err
+			o.Ctx, o.ID = cmd.Context(), args[0]
+			return runOr(runF, sessionCompactRun, o)
 		},
 	}
 	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile whose model summarises")
@@ -421,4 +481,56 @@ Errors: context_limits_missing (exit 2), nothing_to_compact, compaction_failed (
 	c.Flags().StringVarP(&o.Model, "model", "m", "", "model")
 	c.Flags().StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	return c
+}
+
+func sessionCompactRun(o *SessionCompactOptions) error {
+	f := o.Factory
+	out, err := textOutput(f)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	res, err := cfg.Resolve(config.Overrides{Profile: o.Profile, Provider: o.Provider, Model: o.Model, BaseURL: o.BaseURL}, f.Getenv)
+	if err != nil {
+		return usageError(err)
+	}
+	provider, err := codecs.New(res.Protocol, res.ProviderConfig())
+	if err != nil {
+		return usageError(err)
+	}
+	ctx, stop := signalContext(o.Ctx)
+	defer stop()
+	st, err := openStore(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	result, err := session.Compact(ctx, st, o.ID, session.CompactOptions{
+		Provider: provider, Model: res.Model, ContextBudget: config.ContextBudget(res.Profile.ContextWindow, res.Profile.MaxOutputTokens)})
+	if err != nil {
+		return compactError(err, o.ID)
+	}
+	v := compactRow{KeptFromSeq: result.KeptFromSeq, TokensBefore: result.TokensBefore, TokensAfter: result.TokensAfter, CreatedAt: time.Now().UTC()}
+	if out.Structured() {
+		return out.WriteValue(v)
+	}
+	_, err = fmt.Fprintf(f.IO.Out, "compacted: kept from seq %d, ~%d → ~%d tokens\n", v.KeptFromSeq, v.TokensBefore, v.TokensAfter)
+	return err
+}
+
+// compactError maps an error of session.Compact to its exit code: a
+// missing context window is a configuration error (2), an unknown session
+// exit 4, anything else a failure (1).
+func compactError(err error, id string) error {
+	var ce *runner.CompactionError
+	switch {
+	case errors.As(err, &ce) && ce.Code == runner.CodeContextLimitsMissing:
+		return usageError(err)
+	case errors.As(err, &ce):
+		return failedError(err)
+	}
+	return sessionError(err, id)
 }

@@ -205,3 +205,40 @@ type nopSink struct{}
 func (nopSink) TextDelta(string)                                  {}
 func (nopSink) ReasoningDelta(string)                             {}
 func (nopSink) Retry(attempt int, wait time.Duration, why string) {}
+
+// CompactOptions say how Compact summarises a session.
+type CompactOptions struct {
+	// Provider and Model write the summary.
+	Provider providers.Provider
+	Model    string
+	// ContextBudget is the token budget of one request (config.ContextBudget
+	// of the profile's context window); the kept history targets half of it.
+	// 0, when no context window is known, is context_limits_missing.
+	ContextBudget int
+}
+
+// Compact summarises a session's oldest complete exchanges with the model
+// now, keeping the newest exchange and as many before it as fit, and records
+// the compaction, so later runs on the session send the summary instead. It
+// is `tavo session compact`, and any caller that compacts outside a run.
+// Errors: a *runner.CompactionError (context_limits_missing, checked before
+// the store is read; nothing_to_compact; compaction_failed), ErrNotFound
+// (wrapped) for an unknown session, or the store's own.
+func Compact(ctx context.Context, st *store.Store, sessionID string, opts CompactOptions) (*runner.Compaction, error) {
+	if opts.ContextBudget <= 0 {
+		return nil, &runner.CompactionError{Code: runner.CodeContextLimitsMissing,
+			Message: "the profile sets no context_window; add one with `tavo profile set NAME --context-window N`"}
+	}
+	// No lease is taken: a run appending meanwhile only adds messages after
+	// kept_from_seq, which stays valid.
+	if _, err := st.GetSession(ctx, sessionID); err != nil {
+		return nil, sessionErr(err)
+	}
+	h, err := LoadHistory(ctx, st, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	c := &Compactor{Store: st, SessionID: sessionID, Provider: opts.Provider, Model: opts.Model, History: h,
+		Target: opts.ContextBudget / 2, KeepNewest: true}
+	return c.Compact(ctx, h.Messages, "requested")
+}

@@ -118,3 +118,49 @@ func TestCompactionFailedWhenTheModelFails(t *testing.T) {
 		t.Fatal("a failed compaction left a record")
 	}
 }
+
+func TestCompactSession(t *testing.T) {
+	ctx := context.Background()
+	st, id := seed(t, 4, 400)
+	p := &summariser{}
+	// A budget of 600 targets 300 tokens: the two newest exchanges fit.
+	res, err := Compact(ctx, st, id, CompactOptions{Provider: p, Model: "m", ContextBudget: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.KeptFromSeq != 5 || len(p.reqs) != 1 || p.reqs[0].Model != "m" {
+		t.Fatalf("kept from %d after %d requests", res.KeptFromSeq, len(p.reqs))
+	}
+	c, err := st.LatestCompaction(ctx, id)
+	if err != nil || c.KeptFromSeq != 5 || c.Summary != "SUMMARY" {
+		t.Fatalf("recorded %+v, %v", c, err)
+	}
+	// Compacting again starts from the summary; it keeps the newest exchange
+	// even when the target is tiny.
+	res, err = Compact(ctx, st, id, CompactOptions{Provider: p, Model: "m", ContextBudget: 2})
+	if err != nil || res.KeptFromSeq != 7 {
+		t.Fatalf("second compaction: %+v, %v", res, err)
+	}
+}
+
+func TestCompactSessionErrors(t *testing.T) {
+	ctx := context.Background()
+	st, id := seed(t, 1, 10)
+	p := &summariser{}
+	var ce *runner.CompactionError
+	_, err := Compact(ctx, st, "ses_missing", CompactOptions{Provider: p, Model: "m"})
+	if !errors.As(err, &ce) || ce.Code != runner.CodeContextLimitsMissing {
+		t.Fatalf("no budget: %v", err)
+	}
+	_, err = Compact(ctx, st, "ses_missing", CompactOptions{Provider: p, Model: "m", ContextBudget: 100})
+	if !errors.Is(err, ErrNotFound) || !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown session: %v", err)
+	}
+	_, err = Compact(ctx, st, id, CompactOptions{Provider: p, Model: "m", ContextBudget: 100})
+	if !errors.As(err, &ce) || ce.Code != runner.CodeNothingToCompact {
+		t.Fatalf("one exchange: %v", err)
+	}
+	if len(p.reqs) != 0 {
+		t.Fatalf("the model was asked %d times", len(p.reqs))
+	}
+}
