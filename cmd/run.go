@@ -21,7 +21,6 @@ import (
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
-	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
 // RunOptions are the inputs of `tavo run` and `tavo session send`.
@@ -430,14 +429,14 @@ func parseVars(flags []string) (map[string]json.RawMessage, error) {
 		if !ok {
 			return nil, fmt.Errorf("invalid --var %q: want name=value", kv)
 		}
-		if err := state.CheckVarName(k); err != nil {
+		if err := store.CheckVarName(k); err != nil {
 			return nil, fmt.Errorf("invalid --var %q: %w", kv, err)
 		}
 		raw := []byte(v)
 		if !json.Valid(raw) {
 			raw, _ = json.Marshal(v)
 		}
-		val, _, err := state.PrepareValue(raw)
+		val, _, err := store.PrepareValue(raw)
 		if err != nil {
 			return nil, fmt.Errorf("invalid --var %q: %w", kv, err)
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/store"
-	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
 // storeTimeout bounds store writes made after a run was stopped, so a
@@ -126,7 +125,7 @@ func (b *Binding) load(ctx context.Context, opts BindOptions) error {
 	if err != nil {
 		return err
 	}
-	b.memory = state.MemoryPrompt(m)
+	b.memory = MemoryPrompt(m)
 	return nil
 }
 

@@ -97,20 +97,3 @@ func TestMemoryLimits(t *testing.T) {
 	// Characters, not bytes, count for one note.
 	h.ok(MemoryUpdateName, `{"memories":["`+strings.Repeat("é", store.MaxMemoryItemChars)+`"]}`)
 }
-
-func TestMemoryPrompt(t *testing.T) {
-	for _, m := range []store.Memory{
-		{},
-		{Enabled: false, Items: []string{"kept but off"}},
-		{Enabled: true},
-		{Enabled: true, Items: []string{"  ", ""}},
-	} {
-		if got := MemoryPrompt(m); got != "" {
-			t.Errorf("%+v: %q, want nothing", m, got)
-		}
-	}
-	got := MemoryPrompt(store.Memory{Enabled: true, Items: []string{"likes tea", " ", "two\nlines"}})
-	if !strings.HasPrefix(got, memoryPreamble+"\n\n1. likes tea\n2. two\n   lines") || strings.HasSuffix(got, "\n") {
-		t.Fatalf("prompt = %q", got)
-	}
-}
