@@ -2,7 +2,10 @@
 
 package store
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // fileLock is unavailable here: tavo's store needs flock(2).
 type fileLock struct{}
@@ -12,3 +15,14 @@ func tryLock(path string) (*fileLock, bool, error) {
 }
 
 func (l *fileLock) release() {}
+
+// probeWritable checks that a file can be created in dir.
+func probeWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".tavo-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

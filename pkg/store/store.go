@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -104,6 +105,10 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := s.useWAL(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	chmodPrivate(path, path+"-wal", path+"-shm")
 	if err := s.recoverInterrupted(ctx); err != nil {
 		db.Close()
@@ -123,6 +128,22 @@ func (s *Store) Close() error {
 // Path is the database file's path.
 func (s *Store) Path() string { return s.path }
 
+// useWAL puts the database in WAL mode, so readers never wait for the
+// writer. The mode is stored in the file: a database already in it (every
+// one after its first open) costs one read, and no connection sets it again.
+func (s *Store) useWAL(ctx context.Context) error {
+	var mode string
+	err := s.read(ctx, "reading the journal mode", func() error {
+		return s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode)
+	})
+	if err != nil || strings.EqualFold(mode, "wal") {
+		return err
+	}
+	return s.read(ctx, "switching to WAL mode", func() error {
+		return s.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+	})
+}
+
 // dsn is the driver's data source name for path: a file: URI (so any
 // character in the path is escaped) with the per-connection settings every
 // connection of the pool must have.
@@ -130,7 +151,6 @@ func dsn(path string) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "journal_mode(WAL)")
 	// NORMAL in WAL mode loses no committed transaction when a process
 	// dies, only (at worst) the last ones on a power cut; it saves an fsync
 	// per commit.
@@ -181,15 +201,4 @@ func chmodPrivate(paths ...string) {
 			_ = os.Chmod(p, 0o600)
 		}
 	}
-}
-
-// probeWritable checks that a file can be created in dir.
-func probeWritable(dir string) error {
-	f, err := os.CreateTemp(dir, ".tavo-probe-*")
-	if err != nil {
-		return err
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
 }
