@@ -15,8 +15,8 @@ func subcommands(f *Factory) []*cobra.Command {
 		NewCmdLogs(f),
 		NewCmdSearchAPI(f),
 		NewCmdFile(f),
-		newCmdMemory(f),
-		newCmdVar(f),
+		NewCmdMemory(f),
+		NewCmdVar(f),
 		NewCmdVersion(f, nil),
 	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,8 @@ import (
 	"github.com/tavo-cli/tavo/pkg/store"
 )
 
-func newCmdMemory(f *Factory) *cobra.Command {
+// NewCmdMemory builds `tavo memory` and its subcommands.
+func NewCmdMemory(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "memory",
 		Short: "Show and edit long-term memory (what the model's memory tools see)",
@@ -30,11 +32,20 @@ usage error such as a blank note or a limit exceeded.`, store.MaxMemoryItems, st
   tavo memory set --enable
   tavo memory show -o json --jq '.memories[]'`,
 	}
-	c.AddCommand(newCmdMemoryShow(f), newCmdMemoryAppend(f), newCmdMemorySet(f), newCmdMemoryClear(f))
+	c.AddCommand(NewCmdMemoryShow(f, nil), NewCmdMemoryAppend(f, nil), NewCmdMemorySet(f, nil), NewCmdMemoryClear(f, nil))
 	return c
 }
 
-func newCmdMemoryShow(f *Factory) *cobra.Command {
+// MemoryShowOptions are the inputs of `tavo memory show`.
+type MemoryShowOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+}
+
+// NewCmdMemoryShow builds `tavo memory show`; runF, when not nil, runs
+// instead of memoryShowRun (for tests).
+func NewCmdMemoryShow(f *Factory, runF func(*MemoryShowOptions) error) *cobra.Command {
+	o := &MemoryShowOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "show",
 		Short: "Print whether memory is enabled and its notes, numbered",
@@ -42,30 +53,46 @@ func newCmdMemoryShow(f *Factory) *cobra.Command {
 (a note's further lines are indented). -o json prints {enabled, memories}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			m, err := st.Memory(cmd.Context())
-			if err != nil {
-				return &ExitError{Code: 1, Err: err}
-			}
-			if out.Structured() {
-				return out.WriteValue(m)
-			}
-			w := bufio.NewWriter(f.IO.Out)
-			fmt.Fprintf(w, "enabled: %t\n", m.Enabled)
-			for i, it := range m.Items {
-				num := fmt.Sprintf("%d. ", i+1)
-				fmt.Fprintf(w, "%s%s\n", num, strings.ReplaceAll(it, "\n", "\n"+strings.Repeat(" ", len(num))))
-			}
-			return w.Flush()
+			o.Ctx = cmd.Context()
+			return runOr(runF, memoryShowRun, o)
 		},
 	}
 }
 
-func newCmdMemoryAppend(f *Factory) *cobra.Command {
+func memoryShowRun(o *MemoryShowOptions) error {
+	out, st, err := storeOutputContext(o.Ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	m, err := st.Memory(o.Ctx)
+	if err != nil {
+		return failedError(err)
+	}
+	if out.Structured() {
+		return out.WriteValue(m)
+	}
+	w := bufio.NewWriter(o.Factory.IO.Out)
+	fmt.Fprintf(w, "enabled: %t\n", m.Enabled)
+	for i, it := range m.Items {
+		num := fmt.Sprintf("%d. ", i+1)
+		fmt.Fprintf(w, "%s%s\n", num, strings.ReplaceAll(it, "\n", "\n"+strings.Repeat(" ", len(num))))
+	}
+	return w.Flush()
+}
+
+// MemoryAppendOptions are the inputs of `tavo memory append`.
+type MemoryAppendOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	// Args are the notes, or none or "-" to read them from stdin.
+	Args []string
+}
+
+// NewCmdMemoryAppend builds `tavo memory append`; runF, when not nil, runs
+// instead of memoryAppendRun (for tests).
+func NewCmdMemoryAppend(f *Factory, runF func(*MemoryAppendOptions) error) *cobra.Command {
+	o := &MemoryAppendOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "append [TEXT...]",
 		Short: "Add notes to memory; never enables injection",
@@ -77,39 +104,58 @@ new {enabled, memories}.`,
 		Example: `  tavo memory append 'Deploys happen on Tuesdays' 'The staging host is stg-1'
   printf 'one\ntwo\n' | tavo memory append`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			items, fromStdin, err := memoryItems(f, args, true)
-			if err != nil {
-				return err
-			}
-			if fromStdin && len(items) == 0 {
-				note(f, "nothing to append: stdin had no non-blank line")
-				return nil
-			}
-			// A bad note is refused before the store is opened; the
-			// limits are checked by the store as it appends.
-			if _, err := store.CleanMemoryItems(items); err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			m, err := st.AppendMemory(cmd.Context(), items)
-			if err != nil {
-				return memoryError(err)
-			}
-			return memoryDone(f, out, m)
+			o.Ctx, o.Args = cmd.Context(), args
+			return runOr(runF, memoryAppendRun, o)
 		},
 	}
 }
 
-func newCmdMemorySet(f *Factory) *cobra.Command {
-	var enable, disable bool
+func memoryAppendRun(o *MemoryAppendOptions) error {
+	f := o.Factory
+	out, err := textOutput(f)
+	if err != nil {
+		return err
+	}
+	items, fromStdin, err := memoryItems(f, o.Args, true)
+	if err != nil {
+		return err
+	}
+	if fromStdin && len(items) == 0 {
+		note(f, "nothing to append: stdin had no non-blank line")
+		return nil
+	}
+	// A bad note is refused before the store is opened; the limits are
+	// checked by the store as it appends.
+	if _, err := store.CleanMemoryItems(items); err != nil {
+		return usageError(err)
+	}
+	st, err := openStore(o.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	m, err := st.AppendMemory(o.Ctx, items)
+	if err != nil {
+		return memoryError(err)
+	}
+	return memoryDone(f, out, m)
+}
+
+// MemorySetOptions are the inputs of `tavo memory set`.
+type MemorySetOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+	Enable  bool
+	Disable bool
+	// Args are the notes that replace the current ones ("-" reads stdin);
+	// none keeps the notes.
+	Args []string
+}
+
+// NewCmdMemorySet builds `tavo memory set`; runF, when not nil, runs
+// instead of memorySetRun (for tests).
+func NewCmdMemorySet(f *Factory, runF func(*MemorySetOptions) error) *cobra.Command {
+	o := &MemorySetOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "set [--enable|--disable] [ITEM...]",
 		Short: "Replace the notes and/or turn injection on or off",
@@ -122,48 +168,64 @@ or both at once. Whatever is not given is kept. -o json prints the new
   tavo memory set 'Only this note'
   tavo memory show -o json --jq '.memories[]' | grep -v staging | tavo memory set -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if enable && disable {
-				return usageError(errors.New("--enable and --disable cannot be used together"))
-			}
-			if !enable && !disable && len(args) == 0 {
-				return usageError(errors.New("give the notes to keep, --enable or --disable (see tavo memory set --help)"))
-			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			var u store.MemoryUpdate
-			if enable || disable {
-				u.Enabled = &enable
-			}
-			if len(args) > 0 {
-				items, _, err := memoryItems(f, args, false)
-				if err != nil {
-					return err
-				}
-				if _, err := store.CleanMemoryItems(items); err != nil {
-					return usageError(err)
-				}
-				u.Items = &items
-			}
-			st, err := openStore(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			m, err := st.SetMemory(cmd.Context(), u)
-			if err != nil {
-				return memoryError(err)
-			}
-			return memoryDone(f, out, m)
+			o.Ctx, o.Args = cmd.Context(), args
+			return runOr(runF, memorySetRun, o)
 		},
 	}
-	c.Flags().BoolVar(&enable, "enable", false, "inject the notes into the system prompt")
-	c.Flags().BoolVar(&disable, "disable", false, "stop injecting the notes (they are kept)")
+	c.Flags().BoolVar(&o.Enable, "enable", false, "inject the notes into the system prompt")
+	c.Flags().BoolVar(&o.Disable, "disable", false, "stop injecting the notes (they are kept)")
 	return c
 }
 
-func newCmdMemoryClear(f *Factory) *cobra.Command {
+func memorySetRun(o *MemorySetOptions) error {
+	f := o.Factory
+	if o.Enable && o.Disable {
+		return usageError(errors.New("--enable and --disable cannot be used together"))
+	}
+	if !o.Enable && !o.Disable && len(o.Args) == 0 {
+		return usageError(errors.New("give the notes to keep, --enable or --disable (see tavo memory set --help)"))
+	}
+	out, err := textOutput(f)
+	if err != nil {
+		return err
+	}
+	var u store.MemoryUpdate
+	if o.Enable || o.Disable {
+		enable := o.Enable
+		u.Enabled = &enable
+	}
+	if len(o.Args) > 0 {
+		items, _, err := memoryItems(f, o.Args, false)
+		if err != nil {
+			return err
+		}
+		if _, err := store.CleanMemoryItems(items); err != nil {
+			return usageError(err)
+		}
+		u.Items = &items
+	}
+	st, err := openStore(o.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	m, err := st.SetMemory(o.Ctx, u)
+	if err != nil {
+		return memoryError(err)
+	}
+	return memoryDone(f, out, m)
+}
+
+// MemoryClearOptions are the inputs of `tavo memory clear`.
+type MemoryClearOptions struct {
+	Factory *Factory
+	Ctx     context.Context
+}
+
+// NewCmdMemoryClear builds `tavo memory clear`; runF, when not nil, runs
+// instead of memoryClearRun (for tests).
+func NewCmdMemoryClear(f *Factory, runF func(*MemoryClearOptions) error) *cobra.Command {
+	o := &MemoryClearOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "clear",
 		Short: "Remove every note; enabled stays as it is",
@@ -171,18 +233,23 @@ func newCmdMemoryClear(f *Factory) *cobra.Command {
 appended later are injected if it was on. -o json prints the new {enabled, memories}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			m, err := st.SetMemory(cmd.Context(), store.MemoryUpdate{Items: &[]string{}})
-			if err != nil {
-				return memoryError(err)
-			}
-			return memoryDone(f, out, m)
+			o.Ctx = cmd.Context()
+			return runOr(runF, memoryClearRun, o)
 		},
 	}
+}
+
+func memoryClearRun(o *MemoryClearOptions) error {
+	out, st, err := storeOutputContext(o.Ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	m, err := st.SetMemory(o.Ctx, store.MemoryUpdate{Items: &[]string{}})
+	if err != nil {
+		return memoryError(err)
+	}
+	return memoryDone(o.Factory, out, m)
 }
 
 // memoryItems returns the notes of a command line: the arguments, or the
@@ -231,7 +298,7 @@ func memoryError(err error) error {
 	if r := store.Refusal(err); r != nil {
 		return usageError(r)
 	}
-	return &ExitError{Code: 1, Err: err}
+	return failedError(err)
 }
 
 // memoryDone reports a write: the new memory with -o json, else a short

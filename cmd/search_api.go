@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/config"
+	"github.com/tavo-cli/tavo/pkg/search"
 )
 
 // tavo search-api manages the [search] section, so nobody has to hand-edit
@@ -281,7 +282,7 @@ it, Tavily reads TAVILY_API_KEY and Brave BRAVE_API_KEY.`,
 	fl.StringVar(&o.TimeRange, "time-range", "", "default time range: day|week|month|year")
 	fl.IntVar(&o.Chunks, "chunks-per-source", 0, "default Tavily chunks per source, 1-3")
 	fl.StringVar(&o.Language, "language", "", "SearXNG language, e.g. en")
-	fl.StringVar(&o.Timeout, "timeout", "", "per-request timeout, e.g. 10s (default 20s)")
+	fl.StringVar(&o.Timeout, "timeout", "", "per-request timeout, e.g. 10s (default "+search.DefaultTimeout.String()+")")
 	fl.BoolVar(&o.Default, "default", false, "make it the default")
 	return c
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +21,8 @@ type VarOptions struct {
 	Session string
 }
 
-func newCmdVar(f *Factory) *cobra.Command {
+// NewCmdVar builds `tavo var` and its subcommands.
+func NewCmdVar(f *Factory) *cobra.Command {
 	o := &VarOptions{}
 	c := &cobra.Command{
 		Use:   "var",
@@ -46,7 +48,7 @@ no session.`, store.MaxVarNameLen),
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.Scope, "scope", "", "chat|global (default: chat with --session, else global)")
 	pf.StringVar(&o.Session, "session", "", "the session whose chat variables to use")
-	c.AddCommand(newCmdVarGet(f, o), newCmdVarSet(f, o), newCmdVarRm(f, o), newCmdVarLs(f, o))
+	c.AddCommand(NewCmdVarGet(f, o, nil), NewCmdVarSet(f, o, nil), NewCmdVarRm(f, o, nil), NewCmdVarLs(f, o, nil))
 	return c
 }
 
@@ -88,7 +90,7 @@ func (o *VarOptions) target(names ...string) (scope, session string, err error) 
 func varError(err error, scope, session, name string) error {
 	switch {
 	case errors.Is(err, store.ErrNotFound) && name != "":
-		return &ExitError{Code: 1, Err: fmt.Errorf("no %s variable %q", scope, name)}
+		return failedError(fmt.Errorf("no %s variable %q", scope, name))
 	case errors.Is(err, store.ErrNotFound):
 		return sessionError(err, session)
 	case store.Refusal(err) != nil:
@@ -96,10 +98,21 @@ func varError(err error, scope, session, name string) error {
 	case errors.Is(err, store.ErrInvalid):
 		return usageError(err)
 	}
-	return &ExitError{Code: 1, Err: err}
+	return failedError(err)
 }
 
-func newCmdVarGet(f *Factory, o *VarOptions) *cobra.Command {
+// VarGetOptions are the inputs of `tavo var get`.
+type VarGetOptions struct {
+	*VarOptions
+	Factory *Factory
+	Ctx     context.Context
+	Name    string
+}
+
+// NewCmdVarGet builds `tavo var get` on the shared scope flags o; runF,
+// when not nil, runs instead of varGetRun (for tests).
+func NewCmdVarGet(f *Factory, o *VarOptions, runF func(*VarGetOptions) error) *cobra.Command {
+	opts := &VarGetOptions{VarOptions: o, Factory: f}
 	return &cobra.Command{
 		Use:   "get NAME",
 		Short: "Print a variable's value",
@@ -110,35 +123,55 @@ JSON whatever its type (and --jq filters it). A missing variable is exit 1.`,
   tavo var get limits -o json --jq .daily`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			scope, session, err := o.target(args[0])
-			if err != nil {
-				return err
-			}
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			v, err := st.GetVar(cmd.Context(), scope, session, args[0])
-			if err != nil {
-				return varError(err, scope, session, args[0])
-			}
-			if out.Structured() {
-				return out.WriteValue(v)
-			}
-			var s string
-			if json.Unmarshal(v, &s) == nil {
-				_, err = fmt.Fprintln(f.IO.Out, s)
-			} else {
-				_, err = fmt.Fprintf(f.IO.Out, "%s\n", v)
-			}
-			return err
+			opts.Ctx, opts.Name = cmd.Context(), args[0]
+			return runOr(runF, varGetRun, opts)
 		},
 	}
 }
 
-func newCmdVarSet(f *Factory, o *VarOptions) *cobra.Command {
-	var asString bool
+func varGetRun(o *VarGetOptions) error {
+	f := o.Factory
+	scope, session, err := o.target(o.Name)
+	if err != nil {
+		return err
+	}
+	out, st, err := storeOutputContext(o.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	v, err := st.GetVar(o.Ctx, scope, session, o.Name)
+	if err != nil {
+		return varError(err, scope, session, o.Name)
+	}
+	if out.Structured() {
+		return out.WriteValue(v)
+	}
+	var str string
+	if json.Unmarshal(v, &str) == nil {
+		_, err = fmt.Fprintln(f.IO.Out, str)
+	} else {
+		_, err = fmt.Fprintf(f.IO.Out, "%s\n", v)
+	}
+	return err
+}
+
+// VarSetOptions are the inputs of `tavo var set`.
+type VarSetOptions struct {
+	*VarOptions
+	Factory *Factory
+	Ctx     context.Context
+	Name    string
+	// Value is the VALUE argument; "-" reads it from stdin.
+	Value string
+	// AsString stores Value as a string even when it parses as JSON.
+	AsString bool
+}
+
+// NewCmdVarSet builds `tavo var set` on the shared scope flags o; runF,
+// when not nil, runs instead of varSetRun (for tests).
+func NewCmdVarSet(f *Factory, o *VarOptions, runF func(*VarSetOptions) error) *cobra.Command {
+	opts := &VarSetOptions{VarOptions: o, Factory: f}
 	c := &cobra.Command{
 		Use:   "set NAME VALUE",
 		Short: "Set a variable to a JSON value or a string",
@@ -156,48 +189,53 @@ keep such content in a file (tavo file put) and its name in the variable.
   curl -s https://example.com/config.json | tavo var set remote.config -`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			scope, session, err := o.target(name)
-			if err != nil {
-				return err
-			}
-			out, err := cli.NewOutput(f.IO, f.Output, f.JQ, cli.FormatText)
-			if err != nil {
-				return usageError(err)
-			}
-			text, fromStdin := args[1], args[1] == "-"
-			if fromStdin {
-				if text, err = readValue(f.IO.In); err != nil {
-					return err
-				}
-			}
-			raw, err := varValue(text, asString, fromStdin)
-			if err != nil {
-				return err
-			}
-			value, warning, err := store.PrepareValue(raw)
-			if err != nil {
-				return usageError(err)
-			}
-			st, err := openStore(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if err := st.SetVar(cmd.Context(), scope, session, name, value); err != nil {
-				return varError(err, scope, session, "")
-			}
-			if warning != "" && !f.Quiet {
-				fmt.Fprintf(f.IO.ErrOut, "tavo: warning: %s\n", warning)
-			}
-			if out.Structured() {
-				return out.WriteValue(varSetResult{Name: name, Scope: scope, Bytes: len(value), Warning: warning})
-			}
-			return nil
+			opts.Ctx, opts.Name, opts.Value = cmd.Context(), args[0], args[1]
+			return runOr(runF, varSetRun, opts)
 		},
 	}
-	c.Flags().BoolVar(&asString, "string", false, "store VALUE as a string even when it parses as JSON")
+	c.Flags().BoolVar(&opts.AsString, "string", false, "store VALUE as a string even when it parses as JSON")
 	return c
+}
+
+func varSetRun(o *VarSetOptions) error {
+	f, name := o.Factory, o.Name
+	scope, session, err := o.target(name)
+	if err != nil {
+		return err
+	}
+	out, err := textOutput(f)
+	if err != nil {
+		return err
+	}
+	text, fromStdin := o.Value, o.Value == "-"
+	if fromStdin {
+		if text, err = readValue(f.IO.In); err != nil {
+			return err
+		}
+	}
+	raw, err := varValue(text, o.AsString, fromStdin)
+	if err != nil {
+		return err
+	}
+	value, warning, err := store.PrepareValue(raw)
+	if err != nil {
+		return usageError(err)
+	}
+	st, err := openStore(o.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.SetVar(o.Ctx, scope, session, name, value); err != nil {
+		return varError(err, scope, session, "")
+	}
+	if warning != "" && !f.Quiet {
+		fmt.Fprintf(f.IO.ErrOut, "tavo: warning: %s\n", warning)
+	}
+	if out.Structured() {
+		return out.WriteValue(varSetResult{Name: name, Scope: scope, Bytes: len(value), Warning: warning})
+	}
+	return nil
 }
 
 // varSetResult is what `tavo var set -o json` prints: the result of the
@@ -213,7 +251,7 @@ type varSetResult struct {
 func readValue(r io.Reader) (string, error) {
 	data, err := io.ReadAll(io.LimitReader(r, store.MaxValueBytes+1))
 	if err != nil {
-		return "", &ExitError{Code: 1, Err: fmt.Errorf("reading stdin: %w", err)}
+		return "", failedError(fmt.Errorf("reading stdin: %w", err))
 	}
 	if len(data) > store.MaxValueBytes {
 		return "", usageError(fmt.Errorf("stdin holds more than %d bytes (1 MiB), the most a variable holds; save it as a file with tavo file put", store.MaxValueBytes))
@@ -244,7 +282,18 @@ func varValue(text string, asString, fromStdin bool) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-func newCmdVarRm(f *Factory, o *VarOptions) *cobra.Command {
+// VarRmOptions are the inputs of `tavo var rm`.
+type VarRmOptions struct {
+	*VarOptions
+	Factory *Factory
+	Ctx     context.Context
+	Names   []string
+}
+
+// NewCmdVarRm builds `tavo var rm` on the shared scope flags o; runF, when
+// not nil, runs instead of varRmRun (for tests).
+func NewCmdVarRm(f *Factory, o *VarOptions, runF func(*VarRmOptions) error) *cobra.Command {
+	opts := &VarRmOptions{VarOptions: o, Factory: f}
 	return &cobra.Command{
 		Use:   "rm NAME...",
 		Short: "Delete variables",
@@ -253,27 +302,34 @@ func newCmdVarRm(f *Factory, o *VarOptions) *cobra.Command {
   tavo var ls | cut -f1 | grep '^tmp\.' | xargs tavo var rm`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			scope, session, err := o.target(args...)
-			if err != nil {
-				return err
-			}
-			st, err := openStore(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			var last error
-			for _, name := range args {
-				if err := st.DeleteVar(cmd.Context(), scope, session, name); err != nil {
-					if last != nil {
-						printError(f, last)
-					}
-					last = varError(err, scope, session, name)
-				}
-			}
-			return last
+			opts.Ctx, opts.Names = cmd.Context(), args
+			return runOr(runF, varRmRun, opts)
 		},
 	}
+}
+
+// varRmRun deletes every name it can; each failure but the last is printed
+// as it happens, and the last becomes the exit status.
+func varRmRun(o *VarRmOptions) error {
+	scope, session, err := o.target(o.Names...)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(o.Ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var last error
+	for _, name := range o.Names {
+		if err := st.DeleteVar(o.Ctx, scope, session, name); err != nil {
+			if last != nil {
+				printError(o.Factory, last)
+			}
+			last = varError(err, scope, session, name)
+		}
+	}
+	return last
 }
 
 // varRow is one variable as `tavo var ls -o ndjson` prints it.
@@ -282,7 +338,19 @@ type varRow struct {
 	Value json.RawMessage `json:"value"`
 }
 
-func newCmdVarLs(f *Factory, o *VarOptions) *cobra.Command {
+// VarLsOptions are the inputs of `tavo var ls`.
+type VarLsOptions struct {
+	*VarOptions
+	Factory *Factory
+	Ctx     context.Context
+	// Prefix keeps the names that start with it; "" keeps all.
+	Prefix string
+}
+
+// NewCmdVarLs builds `tavo var ls` on the shared scope flags o; runF, when
+// not nil, runs instead of varLsRun (for tests).
+func NewCmdVarLs(f *Factory, o *VarOptions, runF func(*VarLsOptions) error) *cobra.Command {
+	opts := &VarLsOptions{VarOptions: o, Factory: f}
 	return &cobra.Command{
 		Use:   "ls [PREFIX]",
 		Short: "List variables, sorted by name",
@@ -296,51 +364,53 @@ clipped). -o json prints one object {name: value}; -o ndjson one
   tavo var ls -o json --jq '."user.prefs.theme"'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			scope, session, err := o.where()
-			if err != nil {
-				return err
-			}
-			prefix := ""
-			if len(args) == 1 {
-				prefix = args[0]
-			}
-			out, st, err := storeOutput(cmd, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			vars, err := st.ListVars(cmd.Context(), scope, session, prefix)
-			if err != nil {
-				return varError(err, scope, session, "")
-			}
-			switch out.Format {
-			case cli.FormatNDJSON:
-				rows := make([]varRow, len(vars))
-				for i, v := range vars {
-					rows[i] = varRow{Name: v.Name, Value: v.Value}
-				}
-				return cli.WriteList(out, rows)
-			case cli.FormatJSON:
-				obj := make(map[string]json.RawMessage, len(vars))
-				for _, v := range vars {
-					obj[v.Name] = v.Value
-				}
-				return out.WriteValue(obj)
-			}
-			tty := f.IO.IsStdoutTTY()
-			if tty && len(vars) == 0 {
-				fmt.Fprintln(f.IO.ErrOut, "no variables")
-				return nil
-			}
-			t := cli.NewTable(f.IO, "NAME", "VALUE")
-			for _, v := range vars {
-				val := string(v.Value)
-				if tty {
-					val = clip(val, 60)
-				}
-				t.AddRow(v.Name, val)
-			}
-			return t.Render()
+			opts.Ctx, opts.Prefix = cmd.Context(), argOr(args, "")
+			return runOr(runF, varLsRun, opts)
 		},
 	}
+}
+
+func varLsRun(o *VarLsOptions) error {
+	f := o.Factory
+	scope, session, err := o.where()
+	if err != nil {
+		return err
+	}
+	out, st, err := storeOutputContext(o.Ctx, f)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	vars, err := st.ListVars(o.Ctx, scope, session, o.Prefix)
+	if err != nil {
+		return varError(err, scope, session, "")
+	}
+	switch out.Format {
+	case cli.FormatNDJSON:
+		rows := make([]varRow, len(vars))
+		for i, v := range vars {
+			rows[i] = varRow{Name: v.Name, Value: v.Value}
+		}
+		return cli.WriteList(out, rows)
+	case cli.FormatJSON:
+		obj := make(map[string]json.RawMessage, len(vars))
+		for _, v := range vars {
+			obj[v.Name] = v.Value
+		}
+		return out.WriteValue(obj)
+	}
+	tty := f.IO.IsStdoutTTY()
+	if tty && len(vars) == 0 {
+		fmt.Fprintln(f.IO.ErrOut, "no variables")
+		return nil
+	}
+	t := cli.NewTable(f.IO, "NAME", "VALUE")
+	for _, v := range vars {
+		val := string(v.Value)
+		if tty {
+			val = clip(val, 60)
+		}
+		t.AddRow(v.Name, val)
+	}
+	return t.Render()
 }
