@@ -9,7 +9,6 @@
 package state
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -74,18 +73,6 @@ func (o Opener) store(ctx context.Context) (*store.Store, error) {
 	return st, nil
 }
 
-// decode reads schema-checked arguments into v, refusing unknown fields
-// again for callers that skip the catalog's validation.
-func decode(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return &tools.Error{Code: tools.CodeInvalidArguments,
-			Message: "the arguments do not match the tool's schema: " + err.Error()}
-	}
-	return nil
-}
-
 // storeError maps the store's sentinel errors onto the envelope's codes with
 // a message of the tool's own (the store's messages may name the data
 // directory). Anything else stays a plain error, which the executor reports
@@ -115,7 +102,7 @@ type checker interface {
 // store, act.
 func run[A any](ctx context.Context, o Opener, call *tools.Call, act func(st *store.Store, a *A) (any, error)) (any, error) {
 	var a A
-	if err := decode(call.Args, &a); err != nil {
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
 		return nil, err
 	}
 	if c, ok := any(&a).(checker); ok {
