@@ -133,11 +133,6 @@ type run struct {
 // event, whatever happens.
 func Run(ctx context.Context, opts Options) (res *Result) {
 	r := newRun(opts)
-	if r.toolsOn() {
-		// The model takes a round trip to ask for a tool; compile what
-		// checking its arguments needs meanwhile, on another core.
-		defer r.opts.Catalog.Prepare(r.vis.Visible()...)()
-	}
 	defer func() {
 		// A bug must not cost a script its run.completed: report it as an
 		// internal failure instead of dying mid-stream.

@@ -38,29 +38,6 @@ func (e *entry) compiled() (*jsonschema.Schema, error) {
 	return e.schema, e.compileErr
 }
 
-// Prepare compiles the parameter schemas of the named tools in the
-// background, so that validating the first call of a run does not wait for
-// it (the first compile of a process also builds the JSON Schema
-// metaschema, about 1 ms). It returns a function that waits until the work
-// is done. Unknown names are skipped; a schema that does not compile fails
-// later, at its call, as before.
-func (c *Catalog) Prepare(names ...string) (wait func()) {
-	var es []*entry
-	for _, n := range names {
-		if e := c.lookup(n); e != nil {
-			es = append(es, e)
-		}
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for _, e := range es {
-			e.compiled()
-		}
-	}()
-	return func() { <-done }
-}
-
 // NewCatalog returns a catalog holding ts; it fails on the first tool Add
 // rejects.
 func NewCatalog(ts ...Tool) (*Catalog, error) {

@@ -131,22 +131,3 @@ func TestCatalogGetSpecsResident(t *testing.T) {
 		t.Fatal("nil catalog is not empty")
 	}
 }
-
-// Prepare compiles in the background what Validate would compile on first
-// use: afterwards the named entries hold their schema; others do not, and
-// a schema that does not compile still fails at its call.
-func TestCatalogPrepare(t *testing.T) {
-	bad := newTool("bad", nil)
-	bad.spec.Parameters = json.RawMessage(`{"type":"object","properties":{"a":{"type":"nonsense"}}}`)
-	c := mustCatalog(t, newTool("a", nil), newTool("b", nil), bad)
-	c.Prepare("a", "bad", "missing")()
-	if c.lookup("a").schema == nil || c.lookup("b").schema != nil {
-		t.Fatalf("prepared a=%v b=%v, want only a", c.lookup("a").schema != nil, c.lookup("b").schema != nil)
-	}
-	if _, err := c.Validate("bad", []byte(`{}`)); err == nil || err.Code != CodeInternalError {
-		t.Fatalf("Validate(bad) after Prepare = %v, want internal_error", err)
-	}
-	if _, err := c.Validate("a", []byte(`{}`)); err != nil {
-		t.Fatalf("Validate(a) = %v", err)
-	}
-}
