@@ -1,10 +1,11 @@
 package fetch
 
 import (
-	"net"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx/httpxtest"
 
 	"github.com/tavo-cli/tavo/pkg/httpx"
 )
@@ -20,22 +21,8 @@ func tinyEngine(header time.Duration) *Engine {
 }
 
 func TestFetchServerNeverAnswers(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { close(done); ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { <-done; c.Close() }()
-		}
-	}()
-	fe := fetchErr(t, tinyEngine(30*time.Millisecond), Request{URL: "http://" + ln.Addr().String() + "/page"})
+	srv := httpxtest.NewSilent(t)
+	fe := fetchErr(t, tinyEngine(30*time.Millisecond), Request{URL: srv.URL + "/page"})
 	wantCode(t, fe, CodeUpstreamError)
 	wantContains(t, fe.Message, "sent no response within 30ms")
 }

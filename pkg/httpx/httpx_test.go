@@ -12,32 +12,13 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx/httpxtest"
 )
 
 // tiny bounds every phase by a few milliseconds; the fakes below stall for
 // good, so no test depends on how fast the machine is.
 var tiny = Timeouts{Connect: time.Second, TLSHandshake: time.Second, ResponseHeader: 50 * time.Millisecond, IdleBody: 50 * time.Millisecond}
-
-// silentListener accepts connections and never writes to them.
-func silentListener(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { close(done); ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { <-done; c.Close() }()
-		}
-	}()
-	return "http://" + ln.Addr().String()
-}
 
 // stallingServer sends headers and a first chunk, then nothing more.
 func stallingServer(t *testing.T) string {
@@ -57,7 +38,7 @@ func stallingServer(t *testing.T) string {
 }
 
 func TestResponseHeaderTimeout(t *testing.T) {
-	url := silentListener(t)
+	url := httpxtest.NewSilent(t).URL
 	resp, err := NewHTTPClient(tiny).Get(url)
 	if resp != nil {
 		resp.Body.Close()
@@ -196,7 +177,7 @@ func TestDoStopsAtPolicy(t *testing.T) {
 }
 
 func TestDoRetriesHeaderTimeoutThenGivesUp(t *testing.T) {
-	url := silentListener(t)
+	url := httpxtest.NewSilent(t).URL
 	c := &Client{HTTP: NewHTTPClient(tiny), Policy: Policy{MaxRetries: 2, BaseDelay: time.Millisecond}, Sleep: func(context.Context, time.Duration) error { return nil }}
 	var errs []error
 	attempts, err := c.Do(context.Background(), &Exchange{Method: http.MethodPost, URL: url, Body: []byte("{}"),

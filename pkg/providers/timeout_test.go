@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx/httpxtest"
 
 	"github.com/tavo-cli/tavo/pkg/httpx"
 )
@@ -25,24 +26,8 @@ var idleOnly = httpx.Timeouts{IdleBody: 30 * time.Millisecond}
 // hangs before its first byte.
 func mute(t *testing.T) (string, func() int) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	accepted := make(chan struct{}, 100)
-	t.Cleanup(func() { close(done); ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- struct{}{}
-			go func() { <-done; c.Close() }()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/v1/chat/completions", func() int { return len(accepted) }
+	srv := httpxtest.NewSilent(t)
+	return srv.URL + "/v1/chat/completions", srv.Accepted
 }
 
 func TestTransportServerNeverAnswers(t *testing.T) {

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx/httpxtest"
 
 	"github.com/tavo-cli/tavo/pkg/httpx"
 	"github.com/tavo-cli/tavo/pkg/search"
@@ -22,22 +23,7 @@ func tinyClient(header time.Duration) *http.Client {
 }
 
 func TestSearchServerNeverAnswers(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { close(done); ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { <-done; c.Close() }()
-		}
-	}()
-	checkTimeout(t, tinyClient(30*time.Millisecond), "http://"+ln.Addr().String(), "sent no response within 30ms")
+	checkTimeout(t, tinyClient(30*time.Millisecond), httpxtest.NewSilent(t).URL, "sent no response within 30ms")
 }
 
 func TestSearchServerStallsMidAnswer(t *testing.T) {
