@@ -108,6 +108,20 @@ func textOutput(f *Factory) (*cli.Output, error) {
 	return out, nil
 }
 
+// configOutput is textOutput and loadConfig, for the commands that print
+// what the config file holds.
+func configOutput(f *Factory) (*cli.Output, *config.Config, error) {
+	out, err := textOutput(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := loadConfig(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, cfg, nil
+}
+
 // checkLimit validates a --limit flag.
 func checkLimit(limit, most int) error {
 	if limit < 1 || limit > most {

@@ -37,11 +37,7 @@ default. On a terminal this is a table; in a pipe, tab-separated lines
 
 func profileListRun(opts *ProfileListOptions) error {
 	f := opts.Factory
-	out, err := textOutput(f)
-	if err != nil {
-		return err
-	}
-	cfg, err := loadConfig(f)
+	out, cfg, err := configOutput(f)
 	if err != nil {
 		return err
 	}

@@ -43,11 +43,7 @@ comes from.`,
 
 func profileShowRun(opts *ProfileShowOptions) error {
 	f, name := opts.Factory, opts.Name
-	out, err := textOutput(f)
-	if err != nil {
-		return err
-	}
-	cfg, err := loadConfig(f)
+	out, cfg, err := configOutput(f)
 	if err != nil {
 		return err
 	}

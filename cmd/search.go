@@ -63,11 +63,7 @@ complete search API is configured.`,
 
 func searchRun(o *SearchOptions) error {
 	f, text := o.Factory, o.Query
-	out, err := textOutput(f)
-	if err != nil {
-		return err
-	}
-	cfg, err := loadConfig(f)
+	out, cfg, err := configOutput(f)
 	if err != nil {
 		return err
 	}

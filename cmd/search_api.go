@@ -110,11 +110,7 @@ func NewCmdSearchAPIList(f *Factory, runF func(*SearchAPIListOptions) error) *co
 
 func searchAPIListRun(opts *SearchAPIListOptions) error {
 	f := opts.Factory
-	out, err := textOutput(f)
-	if err != nil {
-		return err
-	}
-	cfg, err := loadConfig(f)
+	out, cfg, err := configOutput(f)
 	if err != nil {
 		return err
 	}
@@ -166,11 +162,7 @@ func NewCmdSearchAPIShow(f *Factory, runF func(*SearchAPIShowOptions) error) *co
 
 func searchAPIShowRun(opts *SearchAPIShowOptions) error {
 	f := opts.Factory
-	out, err := textOutput(f)
-	if err != nil {
-		return err
-	}
-	cfg, err := loadConfig(f)
+	out, cfg, err := configOutput(f)
 	if err != nil {
 		return err
 	}

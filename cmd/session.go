@@ -485,11 +485,7 @@ Errors: context_limits_missing (exit 2), nothing_to_compact, compaction_failed (
 
 func sessionCompactRun(o *SessionCompactOptions) error {
 	f := o.Factory
-	out, err := textOutput(f)
-	if err != nil {
-		return err
-	}
-	cfg, err := loadConfig(f)
+	out, cfg, err := configOutput(f)
 	if err != nil {
 		return err
 	}
