@@ -73,6 +73,8 @@ type profileView struct {
 	MaxToolCalls     int               `json:"max_tool_calls"`
 	ToolTimeout      string            `json:"tool_timeout"`
 	Timeout          string            `json:"timeout,omitempty"`
+	ResponseTimeout  string            `json:"response_timeout"`
+	StreamIdle       string            `json:"stream_idle_timeout"`
 	ReasoningContext string            `json:"reasoning_context"`
 	Stream           bool              `json:"stream"`
 	Params           map[string]any    `json:"params,omitempty"`
@@ -101,6 +103,8 @@ func newProfileView(cfg *config.Config, r *config.Resolved) profileView {
 		MaxToolCalls:     p.MaxToolCalls,
 		ToolTimeout:      p.ToolTimeout,
 		Timeout:          p.Timeout,
+		ResponseTimeout:  p.ResponseTimeout,
+		StreamIdle:       p.StreamIdleTimeout,
 		ReasoningContext: p.ReasoningContext,
 		Stream:           *p.Stream,
 		Params:           p.Params,

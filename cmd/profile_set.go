@@ -28,6 +28,8 @@ type ProfileSetOptions struct {
 	MaxToolCalls     int
 	ToolTimeout      string
 	Timeout          string
+	ResponseTimeout  string
+	StreamIdle       string
 	ReasoningContext string
 	Headers          []string
 	Query            []string
@@ -83,6 +85,8 @@ history: export the key in an environment variable and name it with --key-env.`,
 	fl.IntVar(&o.MaxToolCalls, "max-tool-calls", 0, fmt.Sprintf("tool calls per run (default %d)", config.DefaultMaxToolCalls))
 	fl.StringVar(&o.ToolTimeout, "tool-timeout", "", "limit for one tool call, e.g. 60s")
 	fl.StringVar(&o.Timeout, "timeout", "", "limit for a whole run, e.g. 10m")
+	fl.StringVar(&o.ResponseTimeout, "response-timeout", "", "limit for a model server's response headers, per request (default "+config.DurationText(config.DefaultResponseTimeout)+")")
+	fl.StringVar(&o.StreamIdle, "stream-idle-timeout", "", "limit for silence inside a model's answer (default "+config.DurationText(config.DefaultStreamIdleTimeout)+")")
 	fl.StringVar(&o.ReasoningContext, "reasoning-context", "", "earlier reasoning resent: "+strings.Join(config.ReasoningContexts, "|"))
 	fl.StringArrayVar(&o.Headers, "header", nil, "extra request header `K=V` (repeatable; K= removes)")
 	fl.StringArrayVar(&o.Query, "query", nil, "extra URL query parameter `K=V` (repeatable; K= removes)")
@@ -146,6 +150,8 @@ func profileSetRun(o *ProfileSetOptions) error {
 	setInt("max-tool-calls", &p.MaxToolCalls, o.MaxToolCalls)
 	setString("tool-timeout", &p.ToolTimeout, o.ToolTimeout)
 	setString("timeout", &p.Timeout, o.Timeout)
+	setString("response-timeout", &p.ResponseTimeout, o.ResponseTimeout)
+	setString("stream-idle-timeout", &p.StreamIdleTimeout, o.StreamIdle)
 	setString("reasoning-context", &p.ReasoningContext, o.ReasoningContext)
 	if p.Headers, err = applyPairs("--header", p.Headers, o.Headers, func(s string) string { return s }); err != nil {
 		return usageError(err)

@@ -112,6 +112,8 @@ func writeProfileText(ios *cli.IOStreams, v profileView) error {
 	} else {
 		add("timeout", "none")
 	}
+	add("response_timeout", v.ResponseTimeout)
+	add("stream_idle_timeout", v.StreamIdle)
 	add("reasoning_context", v.ReasoningContext)
 	add("stream", strconv.FormatBool(v.Stream))
 	if len(v.Params) > 0 {

@@ -72,10 +72,10 @@ type Profile struct {
 	// Timeout limits the whole run, as a Go duration (default none).
 	Timeout string `toml:"timeout,omitempty"`
 	// ResponseTimeout limits the wait for a model server's response headers
-	// on each request, as a Go duration (default 10m, httpx.ProviderTimeouts).
+	// on each request, as a Go duration (default DefaultResponseTimeout).
 	ResponseTimeout string `toml:"response_timeout,omitempty"`
 	// StreamIdleTimeout limits the silence between two pieces of a model's
-	// answer, as a Go duration (default 10m, httpx.ProviderTimeouts).
+	// answer, as a Go duration (default DefaultStreamIdleTimeout).
 	StreamIdleTimeout string `toml:"stream_idle_timeout,omitempty"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
@@ -117,10 +117,16 @@ func (p Profile) Defaults() Profile {
 		p.MaxToolCalls = DefaultMaxToolCalls
 	}
 	if p.ToolTimeout == "" {
-		p.ToolTimeout = defaultDurationText(DefaultToolTimeout)
+		p.ToolTimeout = DurationText(DefaultToolTimeout)
 	}
 	if p.ReasoningContext == "" {
 		p.ReasoningContext = DefaultReasoningContext
+	}
+	if p.ResponseTimeout == "" {
+		p.ResponseTimeout = DurationText(DefaultResponseTimeout)
+	}
+	if p.StreamIdleTimeout == "" {
+		p.StreamIdleTimeout = DurationText(DefaultStreamIdleTimeout)
 	}
 	return p.clone()
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tavo-cli/tavo/pkg/httpx"
 	"maps"
 	"slices"
 	"strings"
@@ -37,6 +38,15 @@ const (
 	// DefaultAnswerReserve is the room kept for the answer in a request's
 	// token budget when no output limit is set.
 	DefaultAnswerReserve = 4096
+)
+
+// The model-request timeouts of a profile default to the HTTP layer's
+// bounds for model servers (docs/http.md says why those numbers).
+var (
+	// DefaultResponseTimeout bounds the wait for a model server's headers.
+	DefaultResponseTimeout = httpx.ProviderTimeouts.ResponseHeader
+	// DefaultStreamIdleTimeout bounds the silence inside a model's answer.
+	DefaultStreamIdleTimeout = httpx.ProviderTimeouts.IdleBody
 )
 
 // RunFlags are the run settings given on the command line (or by any other
@@ -229,10 +239,15 @@ func mergeParams(profile map[string]any, flags []string) (map[string]any, error)
 	return out, nil
 }
 
-// defaultDurationText writes a default duration as a profile holds it
+// DurationText writes a duration as a profile holds it and help shows it
 // ("60s", not Go's "1m0s").
-func defaultDurationText(d time.Duration) string {
-	if d%time.Second == 0 {
+func DurationText(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0 && d >= time.Hour:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0 && d >= 10*time.Minute:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d%time.Second == 0:
 		return fmt.Sprintf("%ds", d/time.Second)
 	}
 	return d.String()
