@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
@@ -116,9 +117,9 @@ func NewCmdFileLs(f *Factory, o *FileOptions, runF func(*FileLsOptions) error) *
 		Long: `List the files of a scope, sorted by name (case-sensitive), one page at a time.
 On a terminal: a table NAME SIZE MODIFIED MIME. In a pipe: one file per line,
 name, size in bytes, modification time (RFC 3339, UTC) and MIME type separated
-by tabs. -o json prints {files, nextCursor}; -o ndjson one file per line.
+by tabs. -o json prints {files, next_cursor}; -o ndjson one file per line.
 When more files remain, the command to get the next page is printed on stderr
-(text) or nextCursor is set (json); --all lists every page.`,
+(text) or next_cursor is set (json); --all lists every page.`,
 		Example: `  tavo file ls --scope global
   tavo file ls --session ses_01J… --limit 20
   tavo file ls --all | cut -f1`,
@@ -129,7 +130,7 @@ When more files remain, the command to get the next page is printed on stderr
 		},
 	}
 	c.Flags().IntVarP(&opts.Limit, "limit", "n", files.DefaultListLimit, fmt.Sprintf("files per page (1-%d)", files.MaxListLimit))
-	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue a listing from its nextCursor")
+	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue a listing from its next_cursor")
 	c.Flags().BoolVar(&opts.All, "all", false, "list every page")
 	return c
 }
@@ -164,13 +165,11 @@ func fileLsRun(opts *FileLsOptions) error {
 		}
 	}
 	page.NextCursor = next
-	switch {
-	case out.Format == cli.FormatNDJSON:
-		return cli.WriteList(out, page.Files)
-	case out.Structured():
-		return out.WriteValue(page)
-	}
-	if err := printFileTable(f, page.Files); err != nil {
+	if out.Structured() {
+		if err := cli.WritePage(out, "files", fileRows(page.Files), page.NextCursor); err != nil || out.Format == cli.FormatJSON {
+			return err
+		}
+	} else if err := printFileTable(f, page.Files); err != nil {
 		return err
 	}
 	if page.NextCursor != "" && !f.Quiet {
@@ -328,7 +327,7 @@ func filePutRun(opts *FilePutOptions) error {
 		return fileError(err)
 	}
 	if out.Structured() {
-		return out.WriteValue(e)
+		return out.WriteValue(toFileRow(e))
 	}
 	if f.IO.IsStderrTTY() && !f.Quiet {
 		fmt.Fprintf(f.IO.ErrOut, "saved %s (%s)\n", e.Path, humanSize(e.Size))
@@ -423,4 +422,27 @@ func fileExistsRun(opts *FileExistsOptions) error {
 		return silentExit(events.ExitFailed)
 	}
 	return nil
+}
+
+// fileRow is a stored file as the file commands print it: the entry the
+// file tools give a model, with tavo's snake_case keys (docs/output.md);
+// the tools keep the spec's mimeType and modifiedAt.
+type fileRow struct {
+	Path       string    `json:"path"`
+	Name       string    `json:"name"`
+	Size       int64     `json:"size"`
+	MIMEType   string    `json:"mime_type"`
+	ModifiedAt time.Time `json:"modified_at"`
+}
+
+func toFileRow(e files.Entry) fileRow {
+	return fileRow{Path: e.Path, Name: e.Name, Size: e.Size, MIMEType: e.MIMEType, ModifiedAt: e.ModifiedAt}
+}
+
+func fileRows(es []files.Entry) []fileRow {
+	rows := make([]fileRow, len(es))
+	for i, e := range es {
+		rows[i] = toFileRow(e)
+	}
+	return rows
 }

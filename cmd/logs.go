@@ -76,7 +76,7 @@ func logsListRun(opts *LogsListOptions) error {
 		list = append(list, row{ID: r.ID, Kind: r.Kind, Time: r.Time.UTC(), Data: r.Data})
 	}
 	if out.Structured() {
-		return out.WriteValue(map[string]any{"rows": list, "next_cursor": next})
+		return writePage(f, out, "rows", list, next)
 	}
 	t := cli.NewTable(f.IO, "TIME", "KIND", "DETAIL")
 	for _, r := range list {

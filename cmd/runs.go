@@ -100,7 +100,7 @@ func runsListRun(opts *RunsListOptions) error {
 		rows = append(rows, r)
 	}
 	if out.Structured() {
-		return out.WriteValue(map[string]any{"runs": rows, "next_cursor": next})
+		return writePage(f, out, "runs", rows, next)
 	}
 	t := cli.NewTable(f.IO, "ID", "SESSION", "STATUS", "EXIT", "STARTED", "MODEL")
 	for _, r := range rows {
@@ -225,12 +225,15 @@ func runsEventsRun(opts *RunsEventsOptions) error {
 	if err := checkLimit(opts.Limit, 500); err != nil {
 		return err
 	}
-	var jq *cli.JQ
-	if f.JQ != "" {
-		var err error
-		if jq, err = cli.NewJQ(f.JQ); err != nil {
-			return usageError(err)
-		}
+	// The journal is NDJSON already: that is the pipe default, -o json
+	// makes one array of it, text one line per event.
+	format := f.Output
+	if format == "" && f.JQ != "" {
+		format = string(cli.FormatNDJSON) // --jq sees each event, as in a pipe
+	}
+	out, err := cli.NewOutput(f.IO, format, f.JQ, cli.FormatNDJSON)
+	if err != nil {
+		return usageError(err)
 	}
 	st, err := openStore(opts.Ctx, f)
 	if err != nil {
@@ -244,22 +247,34 @@ func runsEventsRun(opts *RunsEventsOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, line := range lines {
-		if jq != nil {
-			var v any
-			if err := json.Unmarshal(line, &v); err != nil {
-				return err
+	if out.Structured() {
+		if out.Format == cli.FormatNDJSON && out.JQ == nil {
+			for _, line := range lines {
+				if _, err := f.IO.Out.Write(withNewline(line)); err != nil {
+					return err
+				}
 			}
-			if err := jq.Apply(f.IO.Out, v); err != nil {
-				return err
-			}
-			continue
+			return nil
 		}
-		if _, err := f.IO.Out.Write(withNewline(line)); err != nil {
+		docs := make([]json.RawMessage, len(lines))
+		for i, line := range lines {
+			docs[i] = json.RawMessage(line)
+		}
+		return cli.WriteList(out, docs)
+	}
+	t := cli.NewTable(f.IO, "SEQ", "TIME", "TYPE")
+	for _, line := range lines {
+		var e struct {
+			Seq  int64  `json:"seq"`
+			Time string `json:"time"`
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
 			return err
 		}
+		t.AddRow(strconv.FormatInt(e.Seq, 10), e.Time, e.Type)
 	}
-	return nil
+	return t.Render()
 }
 
 // withNewline ends a journal line with exactly one newline.

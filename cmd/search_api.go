@@ -116,10 +116,7 @@ func searchAPIListRun(opts *SearchAPIListOptions) error {
 	}
 	rows := searchAPIRows(f, cfg)
 	if out.Structured() {
-		if rows == nil {
-			rows = []searchAPIRow{}
-		}
-		return out.WriteValue(rows)
+		return cli.WriteList(out, rows)
 	}
 	t := cli.NewTable(f.IO, "NAME", "ENGINE", "KEY", "READY", "DEFAULT")
 	for _, r := range rows {

@@ -157,7 +157,7 @@ func sessionListRun(o *SessionListOptions) error {
 		rows = append(rows, toSessionRow(&list[i]))
 	}
 	if out.Structured() {
-		return out.WriteValue(map[string]any{"sessions": rows, "next_cursor": next})
+		return writePage(f, out, "sessions", rows, next)
 	}
 	t := cli.NewTable(f.IO, "ID", "TITLE", "LAST USED", "MESSAGES", "ACTIVE RUN")
 	for _, r := range rows {

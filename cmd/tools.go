@@ -89,12 +89,12 @@ func toolsListRun(opts *ToolsListOptions) error {
 }
 
 func printSpecs(f *Factory, specs []tools.Spec) error {
-	format, err := cli.ResolveFormat(f.Output, f.IO, cli.FormatText)
+	out, err := textOutput(f)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
-	if format != cli.FormatText || f.JQ != "" {
-		return printJSON(f, specs)
+	if out.Structured() {
+		return cli.WriteList(out, specs)
 	}
 	t := cli.NewTable(f.IO, "NAME", "ID", "SOURCE", "RESIDENT", "CONFIRM", "DESCRIPTION")
 	for _, s := range specs {
@@ -126,12 +126,12 @@ func printContext(f *Factory, specs []tools.Spec, dynamic bool) error {
 			total += len(def)
 		}
 	}
-	format, err := cli.ResolveFormat(f.Output, f.IO, cli.FormatText)
+	out, err := textOutput(f)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
-	if format != cli.FormatText || f.JQ != "" {
-		return printJSON(f, rows)
+	if out.Structured() {
+		return cli.WriteList(out, rows)
 	}
 	t := cli.NewTable(f.IO, "NAME", "ID", "SOURCE", "RESIDENT", "CONFIRM", "FIRST", "BYTES", "DESCRIPTION")
 	for _, r := range rows {
