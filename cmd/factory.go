@@ -34,9 +34,11 @@ type Factory struct {
 	cfg     *config.Config
 	cfgErr  error
 	cfgDone bool
-	st      *store.Store
-	audit   *storeAudit
-	cleanup []func()
+	// dataDirSaid prints the data directory under -v once.
+	dataDirSaid sync.Once
+	st          *store.Store
+	audit       *storeAudit
+	cleanup     []func()
 }
 
 // onExit registers work to do when the command has finished (closing the
@@ -75,6 +77,7 @@ func (f *Factory) Config() (*config.Config, error) {
 	if !f.cfgDone {
 		f.cfg, f.cfgErr = config.Load(f.ConfigFile())
 		f.cfgDone = true
+		verbosef(f, "config: %s (%s)", f.ConfigFile(), settingSource(f.ConfigPath, "TAVO_CONFIG", f.Getenv))
 	}
 	return f.cfg, f.cfgErr
 }
@@ -100,8 +103,10 @@ func (f *Factory) Store(ctx context.Context) (*store.Store, error) {
 
 // DataDirectory returns --data-dir, TAVO_DATA_DIR, then $XDG_DATA_HOME/tavo.
 func (f *Factory) DataDirectory() string {
-	if f.DataDir != "" {
-		return f.DataDir
+	dir := f.DataDir
+	if dir == "" {
+		dir = config.DefaultDataDir(f.Getenv)
 	}
-	return config.DefaultDataDir(f.Getenv)
+	f.dataDirSaid.Do(func() { verbosef(f, "data dir: %s (%s)", dir, settingSource(f.DataDir, "TAVO_DATA_DIR", f.Getenv)) })
+	return dir
 }

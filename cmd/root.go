@@ -77,6 +77,8 @@ through a tool, a person can do through a subcommand.`,
 	pf.StringVar(&f.JQ, "jq", "", "filter JSON output with a jq expression")
 	pf.BoolVarP(&f.Quiet, "quiet", "q", false, "print less")
 	pf.BoolVarP(&f.Verbose, "verbose", "v", false, "print diagnostics to stderr")
+	// -v: every HTTP request of the command is printed (cmd/verbose.go).
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { c.SetContext(verboseContext(c.Context(), f)) }
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(err) })
 
 	for _, c := range subcommands(f) {

@@ -278,11 +278,6 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err != nil {
 		return nil, usageError(err)
 	}
-	if f.Verbose {
-		for _, n := range res.Notes {
-			fmt.Fprintf(f.IO.ErrOut, "tavo: %s\n", n)
-		}
-	}
 	s := &runSetup{}
 	if s.format, err = cli.ResolveFormat(f.Output, f.IO, cli.FormatNDJSON); err != nil {
 		return nil, usageError(err)
@@ -310,6 +305,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		return nil, usageError(err)
 	}
 	s.settings = set
+	verboseRunSettings(f, res, set)
 	system, err := readSystem(o.System)
 	if err != nil {
 		return nil, usageError(err)

@@ -27,12 +27,21 @@ type Overrides struct {
 type Resolved struct {
 	// ProfileName is the profile used, "" when none.
 	ProfileName string
-	Protocol    providers.Protocol
-	BaseURL     string
+	// ProfileSource says how it was picked: "flag", "env TAVO_PROFILE" or
+	// "default_profile"; "" when none was.
+	ProfileSource string
+	Protocol      providers.Protocol
+	// ProtocolSource says where Protocol came from: "flag", "profile",
+	// "default" (a profile naming none) or "env VAR" (the key found).
+	ProtocolSource string
+	BaseURL        string
 	// BaseURLSource says where BaseURL came from: "flag", "profile",
 	// "env OPENAI_BASE_URL" (or the protocol's variable) or "default".
 	BaseURLSource string
 	Model         string
+	// ModelSource says where Model came from: "flag", "profile",
+	// "env TAVO_MODEL"; "" when there is none.
+	ModelSource string
 	// APIKey is the key to send; empty for a local server that needs none.
 	APIKey string `json:"-"`
 	// KeySource says where the key came from ("env OPENAI_API_KEY",
@@ -136,6 +145,10 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 		}
 		p = *pp
 		r.ProfileName = name
+		r.ProfileSource = map[string]string{"--profile": "flag", "TAVO_PROFILE": "env TAVO_PROFILE"}[from]
+		if r.ProfileSource == "" {
+			r.ProfileSource = from
+		}
 	}
 
 	proto, err := c.pickProtocol(r, p, o, getenv)
@@ -163,12 +176,13 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 	}
 	r.BaseURL = strings.TrimRight(r.BaseURL, "/")
 
-	r.Model = o.Model
-	if r.Model == "" {
-		r.Model = p.Model
-	}
-	if r.Model == "" {
-		r.Model = getenv("TAVO_MODEL")
+	switch {
+	case o.Model != "":
+		r.Model, r.ModelSource = o.Model, "flag"
+	case p.Model != "":
+		r.Model, r.ModelSource = p.Model, "profile"
+	case getenv("TAVO_MODEL") != "":
+		r.Model, r.ModelSource = getenv("TAVO_MODEL"), "env TAVO_MODEL"
 	}
 
 	r.resolveKey(p, info, getenv)
@@ -207,10 +221,13 @@ func (c *Config) pickProtocol(r *Resolved, p Profile, o Overrides, getenv func(s
 		if _, ok := providers.Lookup(providers.Protocol(o.Provider)); !ok {
 			return "", errorf("unknown provider %q: use %s", o.Provider, strings.Join(providers.ProtocolNames(), ", "))
 		}
+		r.ProtocolSource = "flag"
 		return providers.Protocol(o.Provider), nil
 	case p.Protocol != "":
+		r.ProtocolSource = "profile"
 		return providers.Protocol(p.Protocol), nil
 	case r.ProfileName != "":
+		r.ProtocolSource = "default"
 		return DefaultProtocol, nil
 	}
 	var found []providers.Protocol
@@ -229,15 +246,18 @@ func (c *Config) pickProtocol(r *Resolved, p Profile, o Overrides, getenv func(s
 		r.Notes = append(r.Notes, fmt.Sprintf("several provider keys are set (%s); using %s: pass --provider to choose", strings.Join(vars, ", "), found[0]))
 	}
 	if len(found) > 0 {
+		r.ProtocolSource = "env " + vars[0]
 		return found[0], nil
 	}
 	// A base URL alone means an OpenAI-compatible server, typically a local
 	// one that needs no key.
 	if o.BaseURL != "" || getenv(protocolInfo(providers.ProtocolOpenAI).BaseURLEnv) != "" {
+		r.ProtocolSource = "base URL"
 		return providers.ProtocolOpenAI, nil
 	}
 	for _, proto := range inferOrder[1:] {
 		if getenv(protocolInfo(proto).BaseURLEnv) != "" {
+			r.ProtocolSource = "env " + protocolInfo(proto).BaseURLEnv
 			return proto, nil
 		}
 	}

@@ -94,6 +94,10 @@ type RunSettings struct {
 	ContextBudget int
 	// Prices are the model's prices, nil when the profile gives none.
 	Prices *Prices
+	// Sources says where each setting above came from, by its profile key
+	// (max_rounds, tool_timeout, …): "flag", "profile" or "default". For
+	// `tavo -v`.
+	Sources map[string]string
 }
 
 // ResolveRun decides every run setting of r's profile under flags. Errors
@@ -142,6 +146,21 @@ func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
 		return nil, err
 	}
 	s.ContextBudget = ContextBudget(s.ContextWindow, s.MaxOutputTokens)
+	// r.Profile has gone through Defaults, so a profile value equal to the
+	// default is reported as the default: it changes nothing.
+	s.Sources = map[string]string{
+		"tools":             source(flags.Tools != nil, p.Tools != nil && *p.Tools != DefaultTools),
+		"dynamic_tools":     source(flags.DynamicTools != nil, p.DynamicTools != nil && *p.DynamicTools != DefaultDynamicTools),
+		"stream":            source(flags.Stream != nil, p.Stream != nil && *p.Stream != DefaultStream),
+		"max_rounds":        source(flags.MaxRounds != nil, p.MaxRounds != 0 && p.MaxRounds != DefaultMaxRounds),
+		"max_tool_calls":    source(flags.MaxToolCalls != nil, p.MaxToolCalls != 0 && p.MaxToolCalls != DefaultMaxToolCalls),
+		"max_output_tokens": source(flags.MaxOutputTokens != nil, p.MaxOutputTokens != 0),
+		"tool_timeout":      source(flags.ToolTimeout != nil, p.ToolTimeout != "" && s.ToolTimeout != DefaultToolTimeout),
+		"timeout":           source(flags.Timeout != nil, p.Timeout != ""),
+		"reasoning_context": source(flags.ReasoningContext != nil, p.ReasoningContext != "" && p.ReasoningContext != DefaultReasoningContext),
+		"params":            source(len(flags.Params) > 0, len(p.Params) > 0),
+		"context_window":    source(false, p.ContextWindow != 0),
+	}
 	if p.Prices != nil {
 		pr := *p.Prices
 		s.Prices = &pr
@@ -163,6 +182,17 @@ func ContextBudget(window, maxOut int) int {
 		return b
 	}
 	return window / 2
+}
+
+// source names where a setting came from, in the order ResolveRun picks.
+func source(flag, profile bool) string {
+	switch {
+	case flag:
+		return "flag"
+	case profile:
+		return "profile"
+	}
+	return "default"
 }
 
 // pickBool, pickInt and pickString choose the flag when given, else the

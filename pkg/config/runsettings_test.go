@@ -20,6 +20,11 @@ func TestResolveRunDefaults(t *testing.T) {
 		Tools: DefaultTools, DynamicTools: DefaultDynamicTools, Stream: DefaultStream,
 		MaxRounds: DefaultMaxRounds, MaxToolCalls: DefaultMaxToolCalls, MaxOutputTokens: DefaultMaxOutputTokens,
 		ToolTimeout: DefaultToolTimeout, Timeout: DefaultTimeout, ReasoningContext: DefaultReasoningContext,
+		Sources: map[string]string{},
+	}
+	for _, k := range []string{"tools", "dynamic_tools", "stream", "max_rounds", "max_tool_calls", "max_output_tokens",
+		"tool_timeout", "timeout", "reasoning_context", "params", "context_window"} {
+		want.Sources[k] = "default"
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("got %+v\nwant %+v", s, want)
@@ -150,5 +155,22 @@ func TestProfileDefaultsUseTheConstants(t *testing.T) {
 	if p.MaxRounds != DefaultMaxRounds || p.MaxToolCalls != DefaultMaxToolCalls || p.ToolTimeoutDuration() != DefaultToolTimeout ||
 		p.ToolTimeout != "60s" || *p.Tools != DefaultTools || *p.DynamicTools != DefaultDynamicTools || *p.Stream != DefaultStream {
 		t.Fatalf("Defaults disagree with the constants: %+v", p)
+	}
+}
+
+// TestResolveRunSources: each setting says where it came from, a profile
+// value equal to the default counting as the default.
+func TestResolveRunSources(t *testing.T) {
+	p := Profile{MaxRounds: 9, ToolTimeout: "60s", ReasoningContext: "all"}.Defaults()
+	s, err := ResolveRun(&Resolved{ProfileName: "p", Protocol: "openai", Model: "m", Profile: p},
+		RunFlags{ReasoningContext: ptr("off"), Params: []string{"a=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"max_rounds": "profile", "tool_timeout": "default", "reasoning_context": "flag",
+		"params": "flag", "stream": "default"} {
+		if got := s.Sources[k]; got != want {
+			t.Errorf("Sources[%s] = %q, want %q", k, got, want)
+		}
 	}
 }

@@ -94,12 +94,21 @@ func (c *Client) Do(ctx context.Context, x *Exchange) (int, error) {
 	// after every attempt when retries are allowed, and never otherwise.
 	attempts := 0
 	var last Verdict
+	trace := TraceFrom(ctx)
+	var sent time.Time
 	judge := func(resp *resty.Response, err error) bool {
 		var raw *http.Response
 		if resp != nil {
 			raw = resp.RawResponse
 		}
 		attempts++
+		if trace != nil && trace.Attempt != nil {
+			info := AttemptInfo{Method: x.Method, URL: RedactURL(x.URL), Duration: time.Since(sent), Err: err}
+			if raw != nil {
+				info.Status, info.Err = raw.StatusCode, nil
+			}
+			trace.Attempt(info)
+		}
 		if raw != nil {
 			defer raw.Body.Close()
 			err = nil
@@ -128,6 +137,9 @@ func (c *Client) Do(ctx context.Context, x *Exchange) (int, error) {
 			if x.OnRetry != nil {
 				x.OnRetry(attempts, wait, last.Reason)
 			}
+			if trace != nil && trace.Retry != nil {
+				trace.Retry(attempts, wait, last.Reason)
+			}
 			_ = sleep(ctx, wait)
 		})
 	req := rc.R().SetContext(ctx).SetDoNotParseResponse(true)
@@ -139,6 +151,7 @@ func (c *Client) Do(ctx context.Context, x *Exchange) (int, error) {
 		req.SetBody(x.Body)
 	}
 	rc.SetPreRequestHook(func(_ *resty.Client, r *http.Request) error {
+		sent = time.Now()
 		// net/http ignores a Host header; honour one the caller set.
 		if h := r.Header.Get("Host"); h != "" {
 			r.Host = h
