@@ -18,5 +18,6 @@ func subcommands(f *Factory) []*cobra.Command {
 		NewCmdMemory(f),
 		NewCmdVar(f),
 		NewCmdVersion(f, nil),
+		NewCmdDoctor(f, nil),
 	}
 }

@@ -152,6 +152,7 @@ var namedKeys = map[string]bool{"tavo var ls": true}
 // styleEnv; nil marks a command with no JSON output, with the reason.
 func (e *styleEnv) jsonCases() map[string][]string {
 	return map[string][]string{
+		"tavo doctor":              {},
 		"tavo fetch":               {e.web + "/page.html"},
 		"tavo file exists":         {"notes.txt"},
 		"tavo file get":            {"notes.txt"},
