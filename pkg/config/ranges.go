@@ -14,7 +14,8 @@ type Range[T int | int64 | time.Duration] struct {
 	Flag string
 	// Key is the profile key ("max_rounds"); "" when no profile key sets it.
 	Key string
-	// Min and Max bound the value, both included.
+	// Min and Max bound the value, both included; Max 0 is no upper bound
+	// (a sequence number).
 	Min, Max T
 	// Zero is what 0 means when it is accepted outside [Min, Max] ("no
 	// limit"); "" when 0 is refused like any other value out of range.
@@ -49,7 +50,7 @@ var (
 // Contains reports whether v is allowed: within [Min, Max], or 0 when 0
 // has a meaning.
 func (r Range[T]) Contains(v T) bool {
-	return v >= r.Min && v <= r.Max || v == 0 && r.Zero != ""
+	return v >= r.Min && (r.Max == 0 || v <= r.Max) || v == 0 && r.Zero != ""
 }
 
 // Check returns nil when v is allowed, else an error naming the flag and
@@ -74,6 +75,9 @@ func (r Range[T]) check(name string, v T) error {
 // or 1ms-720h".
 func (r Range[T]) Text() string {
 	span := rangeValue(r.Min) + "-" + rangeValue(r.Max)
+	if r.Max == 0 {
+		span = "at least " + rangeValue(r.Min)
+	}
 	if r.Zero != "" {
 		return "0 (" + r.Zero + ") or " + span
 	}

@@ -85,7 +85,7 @@ var protocols = [...]ProtocolInfo{
 			"model": ownModel, "messages": ownConversation, "system": ownSystem, "tools": ownTools,
 			"stream": ownStream, "max_tokens": ownMaxOutput, "output_config": ownSchema,
 		},
-		hasVersion:     func(s string) bool { return s == "v1" },
+		hasVersion: func(s string) bool { return s == "v1" },
 	},
 	{
 		Protocol:       ProtocolGemini,
