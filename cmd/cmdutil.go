@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/store"
 )
 
@@ -78,6 +80,35 @@ func sessionError(err error, id string) error {
 	return &ExitError{Code: events.ExitFailed, Err: err}
 }
 
+// checkSession refuses a --session that names no session before a command
+// does anything under it (exit 4, like every command that takes a session
+// id); "" (no --session) passes. Without it a chat-scope command would
+// store orphan files or list an empty scope and exit 0.
+func checkSession(ctx context.Context, st *store.Store, id string) error {
+	if id == "" {
+		return nil
+	}
+	// An id no session can have ("../x") is a usage error, not a lookup.
+	if err := files.CheckSession(id); err != nil {
+		return usageError(err)
+	}
+	if _, err := st.GetSession(ctx, id); err != nil {
+		return sessionError(err, id)
+	}
+	return nil
+}
+
+// storeError maps a store error of a command that reads or writes by
+// name: an invalid argument (a bad cursor, a bad name) is a usage error
+// (exit 2), anything else — a full disk, a broken database — a failure
+// (exit 1).
+func storeError(err error) error {
+	if errors.Is(err, store.ErrInvalid) {
+		return usageError(err)
+	}
+	return failedError(err)
+}
+
 // storeOutput prepares a command that prints what the store holds: the
 // output format (text by default) and the open store, which the caller closes.
 func storeOutput(cmd *cobra.Command, f *Factory) (*cli.Output, *store.Store, error) {
@@ -108,6 +139,20 @@ func textOutput(f *Factory) (*cli.Output, error) {
 	return out, nil
 }
 
+// saveConfig writes the config file: a config that does not validate is a
+// usage error (exit 2), a file that cannot be written a failure (exit 1).
+func saveConfig(cfg *config.Config) error {
+	err := cfg.Save()
+	var ce *config.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ce):
+		return usageError(err)
+	}
+	return failedError(err)
+}
+
 // configOutput is textOutput and loadConfig, for the commands that print
 // what the config file holds.
 func configOutput(f *Factory) (*cli.Output, *config.Config, error) {
@@ -124,8 +169,15 @@ func configOutput(f *Factory) (*cli.Output, *config.Config, error) {
 
 // checkLimit validates a --limit flag.
 func checkLimit(limit, most int) error {
-	if limit < 1 || limit > most {
-		return usageError(fmt.Errorf("--limit must be 1-%d, got %d", most, limit))
+	return checkRange(config.Range[int]{Flag: "--limit", Min: 1, Max: most}, limit)
+}
+
+// checkRange validates a command's numeric or duration flag against r: a
+// value out of range is a usage error naming the flag and the range
+// (docs/ranges.md lists them all).
+func checkRange[T int | int64 | time.Duration](r config.Range[T], v T) error {
+	if err := r.Check(v); err != nil {
+		return usageError(err)
 	}
 	return nil
 }
@@ -163,6 +215,21 @@ func printJSON(f *Factory, v any) error {
 		return jq.Apply(f.IO.Out, doc)
 	}
 	return cli.WriteJSON(f.IO.Out, v, f.IO.IsStdoutTTY())
+}
+
+// groupRun is the RunE of a command that only groups subcommands (tavo
+// memory, tavo runs …): without one, Cobra prints the group's help and exits
+// 0 for an unknown subcommand, so `tavo memory rm 3` looked like success.
+// An unknown subcommand is a usage error (exit 2); no argument prints help.
+func groupRun(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return cmd.Help()
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return usageError(fmt.Errorf("%s; see `%s --help`", msg, cmd.CommandPath()))
 }
 
 // argOr returns args[0], or def when there is none (an optional NAME).

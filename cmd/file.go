@@ -26,6 +26,7 @@ func NewCmdFile(f *Factory) *cobra.Command {
 	o := &FileOptions{}
 	c := &cobra.Command{
 		Use:   "file",
+		RunE:  groupRun,
 		Short: "List, read, write and delete stored files (what the model's file tools see)",
 		Long: `Work with tavo's file store, the files the model reads and writes through
 tavo_file_save, tavo_file_load, tavo_file_list, tavo_file_exists and
@@ -71,6 +72,20 @@ func (o *FileOptions) location() (files.Location, error) {
 		return files.Location{}, usageError(err)
 	}
 	return loc, nil
+}
+
+// requireSession checks that --session, when given, names a session (exit
+// 4 when not), so no command stores or lists chat files of a session that
+// does not exist. It runs after the flags and names are checked.
+func (o *FileOptions) requireSession(ctx context.Context, f *Factory) error {
+	if o.Session == "" {
+		return nil
+	}
+	st, err := f.Store(ctx)
+	if err != nil {
+		return failedError(err)
+	}
+	return checkSession(ctx, st, o.Session)
 }
 
 // fileError turns a store error into the command's exit status: a bad
@@ -142,6 +157,9 @@ func fileLsRun(opts *FileLsOptions) error {
 		return err
 	}
 	if err := checkLimit(opts.Limit, files.MaxListLimit); err != nil {
+		return err
+	}
+	if err := opts.requireSession(opts.Ctx, f); err != nil {
 		return err
 	}
 	out, err := textOutput(f)
@@ -253,6 +271,9 @@ func fileGetRun(opts *FileGetOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := opts.requireSession(opts.Ctx, opts.Factory); err != nil {
+		return err
+	}
 	ctx, stop := signalContext(opts.Ctx)
 	defer stop()
 	rc, _, err := files.Open(opts.Factory.DataDirectory()).Reader(ctx, loc, opts.Name)
@@ -303,6 +324,9 @@ func filePutRun(opts *FilePutOptions) error {
 	f := opts.Factory
 	loc, err := opts.target(opts.Name)
 	if err != nil {
+		return err
+	}
+	if err := opts.requireSession(opts.Ctx, f); err != nil {
 		return err
 	}
 	out, err := textOutput(f)
@@ -366,6 +390,9 @@ func fileRmRun(opts *FileRmOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := opts.requireSession(opts.Ctx, opts.Factory); err != nil {
+		return err
+	}
 	ctx, stop := signalContext(opts.Ctx)
 	defer stop()
 	store := files.Open(opts.Factory.DataDirectory())
@@ -412,6 +439,9 @@ func NewCmdFileExists(f *Factory, o *FileOptions, runF func(*FileExistsOptions) 
 func fileExistsRun(opts *FileExistsOptions) error {
 	loc, err := opts.target(opts.Name)
 	if err != nil {
+		return err
+	}
+	if err := opts.requireSession(opts.Ctx, opts.Factory); err != nil {
 		return err
 	}
 	ok, err := files.Open(opts.Factory.DataDirectory()).Exists(opts.Ctx, loc, opts.Name)

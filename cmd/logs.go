@@ -8,12 +8,15 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
+	"github.com/tavo-cli/tavo/pkg/config"
+	"github.com/tavo-cli/tavo/pkg/store"
 )
 
 // NewCmdLogs builds `tavo logs` and its subcommands.
 func NewCmdLogs(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "logs",
+		RunE:  groupRun,
 		Short: "Read and clear the audit log (fetches, searches, tool calls)",
 	}
 	c.AddCommand(NewCmdLogsList(f, nil), NewCmdLogsClear(f, nil))
@@ -53,8 +56,8 @@ func logsListRun(opts *LogsListOptions) error {
 	if err := checkLimit(opts.Limit, 500); err != nil {
 		return err
 	}
-	if kind != "" && kind != "fetch" && kind != "search" && kind != "tool" {
-		return usageError(fmt.Errorf("invalid --kind %q: want fetch, search or tool", kind))
+	if err := checkAuditKind(kind); err != nil {
+		return err
 	}
 	out, st, err := storeOutputContext(opts.Ctx, f)
 	if err != nil {
@@ -63,7 +66,7 @@ func logsListRun(opts *LogsListOptions) error {
 	defer st.Close()
 	rows, next, err := st.ListAudit(opts.Ctx, kind, opts.Limit, opts.Cursor)
 	if err != nil {
-		return cursorError(err)
+		return storeError(err)
 	}
 	type row struct {
 		ID   int64           `json:"id"`
@@ -94,8 +97,24 @@ type LogsClearOptions struct {
 	Factory *Factory
 	Ctx     context.Context
 	Kind    string
-	// OlderThan, when positive, keeps rows younger than it.
-	OlderThan time.Duration
+	// OlderThan keeps rows younger than it; OlderThanSet says whether
+	// --older-than was given (without it every row of the kind goes).
+	OlderThan    time.Duration
+	OlderThanSet bool
+}
+
+// olderThanRange bounds `logs clear --older-than`: 0 or less would clear
+// everything, which a person who typed a duration never means.
+var olderThanRange = config.Range[time.Duration]{Flag: "--older-than", Min: time.Second, Max: 100 * 365 * 24 * time.Hour}
+
+// checkAuditKind refuses a --kind other than the kinds tavo writes, so a
+// typo never lists or clears nothing and exits 0.
+func checkAuditKind(kind string) error {
+	switch kind {
+	case "", store.AuditFetch, store.AuditSearch, store.AuditTool:
+		return nil
+	}
+	return usageError(fmt.Errorf("invalid --kind %q: want fetch, search or tool", kind))
 }
 
 // NewCmdLogsClear builds `tavo logs clear`; runF, when not nil, runs
@@ -107,7 +126,7 @@ func NewCmdLogsClear(f *Factory, runF func(*LogsClearOptions) error) *cobra.Comm
 		Short: "Delete audit rows (all, or of one kind, or older than a duration)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Ctx = cmd.Context()
+			opts.Ctx, opts.OlderThanSet = cmd.Context(), cmd.Flags().Changed("older-than")
 			return runOr(runF, logsClearRun, opts)
 		},
 	}
@@ -117,18 +136,27 @@ func NewCmdLogsClear(f *Factory, runF func(*LogsClearOptions) error) *cobra.Comm
 }
 
 func logsClearRun(opts *LogsClearOptions) error {
+	// Every check comes before the store is touched: a bad flag deletes nothing.
+	if err := checkAuditKind(opts.Kind); err != nil {
+		return err
+	}
+	if opts.OlderThanSet {
+		if err := checkRange(olderThanRange, opts.OlderThan); err != nil {
+			return err
+		}
+	}
 	st, err := openStore(opts.Ctx, opts.Factory)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	var before time.Time
-	if opts.OlderThan > 0 {
+	if opts.OlderThanSet {
 		before = time.Now().Add(-opts.OlderThan)
 	}
 	n, err := st.ClearAudit(opts.Ctx, opts.Kind, before)
 	if err != nil {
-		return err
+		return failedError(err)
 	}
 	note(opts.Factory, "cleared %d audit rows", n)
 	return nil

@@ -17,6 +17,7 @@ import (
 func NewCmdMemory(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "memory",
+		RunE:  groupRun,
 		Short: "Show and edit long-term memory (what the model's memory tools see)",
 		Long: fmt.Sprintf(`Show and edit tavo's long-term memory: a list of notes kept across sessions,
 the same the model reads and writes with tavo_memory_current,

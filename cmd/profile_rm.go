@@ -38,7 +38,7 @@ func profileRmRun(opts *ProfileRmOptions) error {
 	if !cfg.RemoveProfile(name) {
 		return unknownProfileError(cfg, name)
 	}
-	if err := cfg.Save(); err != nil {
+	if err := saveConfig(cfg); err != nil {
 		return err
 	}
 	switch {

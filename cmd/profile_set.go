@@ -171,7 +171,7 @@ func profileSetRun(o *ProfileSetOptions) error {
 		cfg.DefaultProfile = o.Name
 		madeDefault = true
 	}
-	if err := cfg.Save(); err != nil {
+	if err := saveConfig(cfg); err != nil {
 		return err
 	}
 

@@ -35,7 +35,7 @@ func profileUseRun(opts *ProfileUseOptions) error {
 		return unknownProfileError(cfg, name)
 	}
 	cfg.DefaultProfile = name
-	if err := cfg.Save(); err != nil {
+	if err := saveConfig(cfg); err != nil {
 		return err
 	}
 	note(f, "default profile is now %q", name)

@@ -351,11 +351,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		s.opts.Prices = &runner.Prices{InputPerMTok: pr.InputPerMTok, OutputPerMTok: pr.OutputPerMTok, CachedInputPerMTok: pr.CachedInputPerMTok}
 	}
 	if o.Schema != "" {
-		doc, err := os.ReadFile(o.Schema)
-		if err != nil {
-			return nil, usageError(fmt.Errorf("reading --schema: %w", err))
-		}
-		if s.opts.Schema, err = runner.CompileOutputSchema(schemaName(o.Schema), doc); err != nil {
+		if s.opts.Schema, err = runner.LoadOutputSchema(schemaName(o.Schema), o.Schema); err != nil {
 			return nil, usageError(fmt.Errorf("--schema %s: %w", o.Schema, err))
 		}
 	}

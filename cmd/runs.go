@@ -17,6 +17,7 @@ import (
 func NewCmdRuns(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "runs",
+		RunE:  groupRun,
 		Short: "List, inspect, replay, cancel and prune runs",
 	}
 	c.AddCommand(NewCmdRunsList(f, nil), NewCmdRunsShow(f, nil), NewCmdRunsEvents(f, nil), NewCmdRunsCancel(f, nil), NewCmdRunsPrune(f, nil))
@@ -89,6 +90,9 @@ func runsListRun(opts *RunsListOptions) error {
 		return err
 	}
 	defer st.Close()
+	if err := checkSession(opts.Ctx, st, opts.SessionID); err != nil {
+		return err
+	}
 	runs, next, err := st.ListRuns(opts.Ctx, opts.SessionID, opts.Limit, opts.Cursor)
 	if err != nil {
 		return cursorError(err)
@@ -125,7 +129,7 @@ func runError(err error, id string) error {
 	case errors.Is(err, store.ErrNotRunning):
 		return failedError(fmt.Errorf("run %q has already ended", id))
 	}
-	return err
+	return failedError(err)
 }
 
 // RunsShowOptions are the inputs of `tavo runs show`.
@@ -374,14 +378,11 @@ func runsPruneRun(opts *RunsPruneOptions) error {
 	defer st.Close()
 	plan, err := st.PlanPrune(opts.Ctx, opts.Keep, keepFull)
 	if err != nil {
-		if errors.Is(err, store.ErrInvalid) {
-			return usageError(err)
-		}
-		return err
+		return storeError(err)
 	}
 	if !opts.DryRun {
 		if err := st.ApplyPrune(opts.Ctx, plan); err != nil {
-			return err
+			return failedError(err)
 		}
 	}
 	if out.Structured() {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/search"
 )
 
@@ -61,8 +62,22 @@ complete search API is configured.`,
 	return c
 }
 
+// The ranges of tavo search's numeric flags; 0 leaves the choice to the
+// configured API.
+var (
+	searchMaxResultsRange = config.Range[int]{Flag: "--max-results", Min: 1, Max: search.MaxResults, Zero: "the API's default"}
+	searchChunksRange     = config.Range[int]{Flag: "--chunks-per-source", Min: 1, Max: search.MaxChunksPerSource, Zero: "the API's default"}
+)
+
 func searchRun(o *SearchOptions) error {
 	f, text := o.Factory, o.Query
+	// Flags first: a bad number is a usage error even before an API exists.
+	if err := checkRange(searchMaxResultsRange, o.MaxResults); err != nil {
+		return err
+	}
+	if err := checkRange(searchChunksRange, o.ChunksPerSource); err != nil {
+		return err
+	}
 	out, cfg, err := configOutput(f)
 	if err != nil {
 		return err

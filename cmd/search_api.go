@@ -19,6 +19,7 @@ import (
 func NewCmdSearchAPI(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "search-api",
+		RunE:  groupRun,
 		Short: "Configure the web search APIs (Tavily, SearXNG, Brave)",
 		Long: `Configure the web search APIs behind tavo search and tavo_web_search.
 
@@ -326,7 +327,7 @@ func searchAPISetRun(o *SearchAPISetOptions) error {
 	if err := cfg.Validate(); err != nil {
 		return usageError(err)
 	}
-	if err := cfg.Save(); err != nil {
+	if err := saveConfig(cfg); err != nil {
 		return err
 	}
 	verb := "updated"
@@ -376,7 +377,7 @@ func searchAPIRmRun(opts *SearchAPIRmOptions) error {
 	if !ok {
 		return unknownSearchAPI(cfg, opts.Name)
 	}
-	if err := cfg.Save(); err != nil {
+	if err := saveConfig(cfg); err != nil {
 		return err
 	}
 	switch {
@@ -422,7 +423,7 @@ func searchAPIUseRun(opts *SearchAPIUseOptions) error {
 	}
 	cfg.Search.Default = opts.Name
 	cfg.Search.Fallback = slices.DeleteFunc(cfg.Search.Fallback, func(s string) bool { return s == opts.Name })
-	if err := cfg.Save(); err != nil {
+	if err := saveConfig(cfg); err != nil {
 		return err
 	}
 	note(f, "default search API is now %q", opts.Name)
@@ -472,7 +473,7 @@ func searchAPIFallbackRun(opts *SearchAPIFallbackOptions) error {
 		}
 	}
 	cfg.Search.Fallback = list
-	if err := cfg.Save(); err != nil {
+	if err := saveConfig(cfg); err != nil {
 		return err
 	}
 	if len(list) == 0 {

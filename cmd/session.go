@@ -27,6 +27,7 @@ import (
 func NewCmdSession(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "session",
+		RunE:  groupRun,
 		Short: "Create, list, read, continue, rename, delete and compact sessions",
 		Long: `Every tavo run belongs to a session, which keeps the conversation; its id is in
 the run.started event. Continue one with tavo session send ID TEXT.`,
@@ -105,12 +106,7 @@ func sessionCreateRun(o *SessionCreateOptions) error {
 	return err
 }
 
-func titleError(err error) error {
-	if errors.Is(err, store.ErrInvalid) {
-		return usageError(err)
-	}
-	return err
-}
+func titleError(err error) error { return storeError(err) }
 
 // SessionListOptions are the inputs of `tavo session list`.
 type SessionListOptions struct {
@@ -177,12 +173,9 @@ func pageHint(f *Factory, next string) {
 	}
 }
 
-func cursorError(err error) error {
-	if errors.Is(err, store.ErrInvalid) {
-		return usageError(err)
-	}
-	return err
-}
+// cursorError maps a listing's store error: a bad --cursor is a usage
+// error, anything else a failure.
+func cursorError(err error) error { return storeError(err) }
 
 // SessionShowOptions are the inputs of `tavo session show`.
 type SessionShowOptions struct {
@@ -219,7 +212,7 @@ func sessionShowRun(o *SessionShowOptions) error {
 	}
 	row := toSessionRow(s)
 	if row.Todos, err = st.Todos(ctx, s.ID); err != nil {
-		return err
+		return failedError(err)
 	}
 	if c, err := st.LatestCompaction(ctx, s.ID); err == nil {
 		row.Compaction = &compactRow{KeptFromSeq: c.KeptFromSeq, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, CreatedAt: c.CreatedAt.UTC()}
@@ -289,8 +282,14 @@ func NewCmdSessionRead(f *Factory, runF func(*SessionReadOptions) error) *cobra.
 	return c
 }
 
+// beforeSeqRange bounds `session read --before-seq`.
+var beforeSeqRange = config.Range[int64]{Flag: "--before-seq", Min: 1, Zero: "the newest"}
+
 func sessionReadRun(o *SessionReadOptions) error {
 	if err := checkLimit(o.Limit, 500); err != nil {
+		return err
+	}
+	if err := checkRange(beforeSeqRange, o.BeforeSeq); err != nil {
 		return err
 	}
 	ctx := o.Ctx
@@ -304,7 +303,7 @@ func sessionReadRun(o *SessionReadOptions) error {
 	}
 	msgs, err := st.ReadMessages(ctx, o.ID, o.BeforeSeq, o.Limit)
 	if err != nil {
-		return err
+		return storeError(err)
 	}
 	rows := make([]messageRow, 0, len(msgs))
 	for _, m := range msgs {
@@ -443,7 +442,7 @@ func sessionDeleteRun(o *SessionDeleteOptions) error {
 		// The session's chat-scope files go with it.
 		if files.CheckSession(id) == nil {
 			if err := os.RemoveAll(filepath.Join(o.Factory.DataDirectory(), "files", "sessions", id)); err != nil {
-				return fmt.Errorf("removing the files of session %s: %w", id, err)
+				return failedError(fmt.Errorf("removing the files of session %s: %w", id, err))
 			}
 		}
 	}

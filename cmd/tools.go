@@ -24,6 +24,7 @@ import (
 func NewCmdTools(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tools",
+		RunE:  groupRun,
 		Short: "List, inspect, search and call tools",
 	}
 	c.AddCommand(NewCmdToolsList(f, nil), NewCmdToolsShow(f, nil), NewCmdToolsSearch(f, nil), NewCmdToolsCall(f, nil))
@@ -339,6 +340,10 @@ func toolsCallRun(opts *ToolsCallOptions) error {
 	if err != nil {
 		return usageError(err)
 	}
+	// The same range as a run's --tool-timeout, under this command's name.
+	if err := checkRange(config.Range[time.Duration]{Flag: "--timeout", Min: config.ToolTimeoutRange.Min, Max: config.ToolTimeoutRange.Max}, opts.Timeout); err != nil {
+		return err
+	}
 	raw := opts.Args
 	stdinUsed := false
 	if !opts.ArgsSet {
@@ -347,7 +352,7 @@ func toolsCallRun(opts *ToolsCallOptions) error {
 		} else {
 			b, err := io.ReadAll(io.LimitReader(f.IO.In, 16<<20))
 			if err != nil {
-				return fmt.Errorf("reading arguments from stdin: %w", err)
+				return failedError(fmt.Errorf("reading arguments from stdin: %w", err))
 			}
 			raw, stdinUsed = string(b), true
 		}
@@ -396,7 +401,7 @@ func toolsCallRun(opts *ToolsCallOptions) error {
 func printEnvelope(f *Factory, envelope string) error {
 	var doc any
 	if err := json.Unmarshal([]byte(envelope), &doc); err != nil {
-		return errors.New("the tool produced an invalid envelope")
+		return failedError(errors.New("the tool produced an invalid envelope"))
 	}
 	return printJSON(f, doc)
 }

@@ -26,6 +26,7 @@ func NewCmdVar(f *Factory) *cobra.Command {
 	o := &VarOptions{}
 	c := &cobra.Command{
 		Use:   "var",
+		RunE:  groupRun,
 		Short: "Get, set, list and delete variables (what the model's variable tools see)",
 		Long: fmt.Sprintf(`Work with tavo's variables, the JSON values the model reads and writes with
 tavo_var_get, tavo_var_set, tavo_var_delete and tavo_var_list. Variables live
@@ -140,6 +141,9 @@ func varGetRun(o *VarGetOptions) error {
 		return err
 	}
 	defer st.Close()
+	if err := checkSession(o.Ctx, st, session); err != nil {
+		return err
+	}
 	v, err := st.GetVar(o.Ctx, scope, session, o.Name)
 	if err != nil {
 		return varError(err, scope, session, o.Name)
@@ -226,6 +230,9 @@ func varSetRun(o *VarSetOptions) error {
 		return err
 	}
 	defer st.Close()
+	if err := checkSession(o.Ctx, st, session); err != nil {
+		return err
+	}
 	if err := st.SetVar(o.Ctx, scope, session, name, value); err != nil {
 		return varError(err, scope, session, "")
 	}
@@ -320,6 +327,9 @@ func varRmRun(o *VarRmOptions) error {
 		return err
 	}
 	defer st.Close()
+	if err := checkSession(o.Ctx, st, session); err != nil {
+		return err
+	}
 	var last error
 	for _, name := range o.Names {
 		if err := st.DeleteVar(o.Ctx, scope, session, name); err != nil {
@@ -381,6 +391,9 @@ func varLsRun(o *VarLsOptions) error {
 		return err
 	}
 	defer st.Close()
+	if err := checkSession(o.Ctx, st, session); err != nil {
+		return err
+	}
 	vars, err := st.ListVars(o.Ctx, scope, session, o.Prefix)
 	if err != nil {
 		return varError(err, scope, session, "")

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzLoad feeds arbitrary files to Load: it must never panic, every
@@ -78,4 +80,50 @@ func normalize(c *Config) *Config {
 		}
 	}
 	return c
+}
+
+// FuzzResolveRunNumbers feeds arbitrary numbers, durations and profile
+// duration text to the run-settings resolver: it must never panic, every
+// refusal must be one line, and whatever it accepts must lie within the
+// ranges (or be the documented 0) — nothing out of range is reinterpreted.
+func FuzzResolveRunNumbers(f *testing.F) {
+	f.Add(5, 32, 0, int64(time.Minute), int64(0), "60s", "1m", "temperature=1")
+	f.Add(0, 0, -5, int64(-time.Second), int64(-5*time.Second), "-1s", "0", "model=x")
+	f.Add(1001, 10001, 1<<40, int64(1<<62), int64(1), "1e3h", "9999999h", "=")
+	f.Fuzz(func(t *testing.T, rounds, calls, maxOut int, toolTimeout, timeout int64, profToolTimeout, profTimeout, param string) {
+		p := Profile{ToolTimeout: profToolTimeout, Timeout: profTimeout}
+		flags := RunFlags{Params: []string{param}}
+		// Half the inputs go through the flags, half through the profile.
+		if rounds%2 == 0 {
+			flags.MaxRounds, flags.MaxToolCalls, flags.MaxOutputTokens = &rounds, &calls, &maxOut
+			tt, to := time.Duration(toolTimeout), time.Duration(timeout)
+			flags.ToolTimeout, flags.Timeout = &tt, &to
+		} else {
+			p.MaxRounds, p.MaxToolCalls, p.MaxOutputTokens = rounds, calls, maxOut
+		}
+		s, err := ResolveRun(&Resolved{Protocol: "openai", Profile: p}, flags)
+		if err != nil {
+			if strings.ContainsRune(err.Error(), '\n') {
+				t.Fatalf("multi-line error: %q", err)
+			}
+			return
+		}
+		for _, c := range []struct {
+			r Range[int]
+			v int
+		}{{MaxRoundsRange, s.MaxRounds}, {MaxToolCallsRange, s.MaxToolCalls}, {MaxOutputTokensRange, s.MaxOutputTokens}} {
+			if !c.r.Contains(c.v) {
+				t.Fatalf("%s accepted out of range: %d", c.r.Flag, c.v)
+			}
+		}
+		if !ToolTimeoutRange.Contains(s.ToolTimeout) || !TimeoutRange.Contains(s.Timeout) {
+			t.Fatalf("durations accepted out of range: %v %v", s.ToolTimeout, s.Timeout)
+		}
+		// A profile that loads must resolve: Validate and ResolveRun agree.
+		if err := p.Validate(); err == nil {
+			if _, err := ResolveRun(&Resolved{Protocol: "openai", Profile: p}, RunFlags{}); err != nil {
+				t.Fatalf("a valid profile does not resolve: %v", err)
+			}
+		}
+	})
 }

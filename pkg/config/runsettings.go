@@ -111,31 +111,23 @@ func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
 		Tools:            pickBool(flags.Tools, p.Tools, DefaultTools),
 		DynamicTools:     pickBool(flags.DynamicTools, p.DynamicTools, DefaultDynamicTools),
 		Stream:           pickBool(flags.Stream, p.Stream, DefaultStream),
-		MaxRounds:        pickInt(flags.MaxRounds, p.MaxRounds, DefaultMaxRounds),
-		MaxToolCalls:     pickInt(flags.MaxToolCalls, p.MaxToolCalls, DefaultMaxToolCalls),
-		MaxOutputTokens:  pickInt(flags.MaxOutputTokens, p.MaxOutputTokens, DefaultMaxOutputTokens),
 		ReasoningContext: pickString(flags.ReasoningContext, p.ReasoningContext, DefaultReasoningContext),
 		ContextWindow:    p.ContextWindow,
 	}
-	if s.MaxRounds < 1 {
-		return nil, fmt.Errorf("--max-rounds must be at least 1, got %d", s.MaxRounds)
-	}
-	if s.MaxToolCalls < 0 {
-		return nil, fmt.Errorf("--max-tool-calls must not be negative, got %d", s.MaxToolCalls)
-	}
-	if s.MaxToolCalls == 0 {
-		// --max-tool-calls 0 has always meant the default; kept so scripts
-		// that pass it keep their limit.
-		s.MaxToolCalls = DefaultMaxToolCalls
-	}
 	var err error
-	if s.ToolTimeout, err = pickDuration(flags.ToolTimeout, p.ToolTimeout, "tool_timeout", DefaultToolTimeout); err != nil {
+	if s.MaxRounds, err = pickIntIn(MaxRoundsRange, flags.MaxRounds, p.MaxRounds, DefaultMaxRounds); err != nil {
 		return nil, err
 	}
-	if s.ToolTimeout <= 0 {
-		return nil, fmt.Errorf("--tool-timeout must be positive")
+	if s.MaxToolCalls, err = pickIntIn(MaxToolCallsRange, flags.MaxToolCalls, p.MaxToolCalls, DefaultMaxToolCalls); err != nil {
+		return nil, err
 	}
-	if s.Timeout, err = pickDuration(flags.Timeout, p.Timeout, "timeout", DefaultTimeout); err != nil {
+	if s.MaxOutputTokens, err = pickIntIn(MaxOutputTokensRange, flags.MaxOutputTokens, p.MaxOutputTokens, DefaultMaxOutputTokens); err != nil {
+		return nil, err
+	}
+	if s.ToolTimeout, err = pickDuration(ToolTimeoutRange, flags.ToolTimeout, p.ToolTimeout, DefaultToolTimeout); err != nil {
+		return nil, err
+	}
+	if s.Timeout, err = pickDuration(TimeoutRange, flags.Timeout, p.Timeout, DefaultTimeout); err != nil {
 		return nil, err
 	}
 	if !slices.Contains(ReasoningContexts, s.ReasoningContext) {
@@ -143,6 +135,9 @@ func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
 		return nil, fmt.Errorf("invalid reasoning context %q: want %s or %s", s.ReasoningContext, strings.Join(ReasoningContexts[:last], ", "), ReasoningContexts[last])
 	}
 	if s.Params, err = mergeParams(p.Params, flags.Params); err != nil {
+		return nil, err
+	}
+	if err := checkOwnedParams(r.Protocol, "profile params.", p.Params, flags.Params); err != nil {
 		return nil, err
 	}
 	s.ContextBudget = ContextBudget(s.ContextWindow, s.MaxOutputTokens)
@@ -195,8 +190,8 @@ func source(flag, profile bool) string {
 	return "default"
 }
 
-// pickBool, pickInt and pickString choose the flag when given, else the
-// profile's value when set (zero means unset), else the default.
+// pickBool and pickString choose the flag when given, else the profile's
+// value when set (zero means unset), else the default.
 func pickBool(flag, profile *bool, def bool) bool {
 	switch {
 	case flag != nil:
@@ -207,14 +202,19 @@ func pickBool(flag, profile *bool, def bool) bool {
 	return def
 }
 
-func pickInt(flag *int, profile, def int) int {
+// pickIntIn is pickInt checked against r: a flag out of range is an error
+// naming the flag, a profile value one naming the key.
+func pickIntIn(r Range[int], flag *int, profile, def int) (int, error) {
 	switch {
 	case flag != nil:
-		return *flag
+		return *flag, r.Check(*flag)
 	case profile != 0:
-		return profile
+		if err := r.CheckKey(profile); err != nil {
+			return 0, fmt.Errorf("profile %w", err)
+		}
+		return profile, nil
 	}
-	return def
+	return def, nil
 }
 
 func pickString(flag *string, profile, def string) string {
@@ -228,17 +228,17 @@ func pickString(flag *string, profile, def string) string {
 }
 
 // pickDuration is the flag when given, else the profile's key parsed, else
-// the default.
-func pickDuration(flag *time.Duration, profile, key string, def time.Duration) (time.Duration, error) {
+// the default; the flag or key is checked against r.
+func pickDuration(r Range[time.Duration], flag *time.Duration, profile string, def time.Duration) (time.Duration, error) {
 	switch {
 	case flag != nil:
-		return *flag, nil
+		return *flag, r.Check(*flag)
 	case profile == "":
 		return def, nil
 	}
-	d, err := time.ParseDuration(profile)
+	d, err := parseDurationIn(r, profile)
 	if err != nil {
-		return 0, fmt.Errorf("profile %s %q is not a duration like 30s or 2m", key, profile)
+		return 0, fmt.Errorf("profile %w", err)
 	}
 	return d, nil
 }
@@ -267,6 +267,31 @@ func mergeParams(profile map[string]any, flags []string) (map[string]any, error)
 		}
 	}
 	return out, nil
+}
+
+// checkOwnedParams refuses a profile param or --param that names a body
+// field the protocol's codec sets from a setting of its own (the protocol
+// table's OwnedKeys): overriding it would make the run record one model or
+// conversation and send another.
+//
+// where names the profile's params in the message ("profile params.").
+func checkOwnedParams(proto providers.Protocol, where string, profile map[string]any, flags []string) error {
+	info, ok := providers.Lookup(proto)
+	if !ok {
+		return nil
+	}
+	for _, k := range sortedKeys(profile) {
+		if by, owned := info.OwnedKeys[k]; owned {
+			return fmt.Errorf("%s%s: tavo sets %q itself from %s; use that instead", where, k, k, by)
+		}
+	}
+	for _, kv := range flags {
+		k, _, _ := strings.Cut(kv, "=")
+		if by, owned := info.OwnedKeys[k]; owned {
+			return fmt.Errorf("--param %s: tavo sets %q itself from %s; use that instead", k, k, by)
+		}
+	}
+	return nil
 }
 
 // DurationText writes a duration as a profile holds it and help shows it

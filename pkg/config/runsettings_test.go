@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -95,13 +97,76 @@ func TestResolveRunFlagBeatsProfile(t *testing.T) {
 	}
 }
 
-func TestResolveRunZeroToolCallsMeansDefault(t *testing.T) {
-	s, err := ResolveRun(&Resolved{Profile: Profile{MaxToolCalls: 7}}, RunFlags{MaxToolCalls: ptr(0)})
-	if err != nil {
+// TestResolveRunRanges pins the meaning of 0 and the bounds of every
+// numeric run flag: a value out of range is an error naming the flag and
+// the range, never reinterpreted (--max-tool-calls 0 used to mean 32).
+func TestResolveRunRanges(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		flags RunFlags
+		want  string
+	}{
+		{"tool calls 0", RunFlags{MaxToolCalls: ptr(0)}, "--max-tool-calls must be 1-10000, got 0"},
+		{"tool calls huge", RunFlags{MaxToolCalls: ptr(10001)}, "--max-tool-calls must be 1-10000, got 10001"},
+		{"rounds huge", RunFlags{MaxRounds: ptr(1001)}, "--max-rounds must be 1-1000, got 1001"},
+		{"output tokens", RunFlags{MaxOutputTokens: ptr(-5)}, "--max-output-tokens must be 0 (the provider's default) or 1-10000000, got -5"},
+		{"timeout", RunFlags{Timeout: ptr(-5 * time.Second)}, "--timeout must be 0 (no limit) or 1ms-720h, got -5s"},
+		{"tool timeout", RunFlags{ToolTimeout: ptr(-time.Second)}, "--tool-timeout must be 1ms-24h, got -1s"},
+		{"tool timeout huge", RunFlags{ToolTimeout: ptr(25 * time.Hour)}, "--tool-timeout must be 1ms-24h, got 25h"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ResolveRun(&Resolved{Profile: Profile{MaxToolCalls: 7}}, tc.flags)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// 0 keeps its documented meanings where it has one.
+	s, err := ResolveRun(&Resolved{Profile: Profile{MaxOutputTokens: 900, Timeout: "1m"}}, RunFlags{MaxOutputTokens: ptr(0), Timeout: ptr(time.Duration(0))})
+	if err != nil || s.MaxOutputTokens != 0 || s.Timeout != 0 {
+		t.Fatalf("0 flags: %+v %v", s, err)
+	}
+	// A profile value out of range names the profile key.
+	if _, err := ResolveRun(&Resolved{Profile: Profile{MaxRounds: -2}}, RunFlags{}); err == nil || err.Error() != "profile max_rounds must be 1-1000, got -2" {
+		t.Fatalf("profile key: %v", err)
+	}
+}
+
+// TestResolveRunOwnedParams: a --param or profile param naming a body field
+// the codec sets is refused, naming the flag that sets it.
+func TestResolveRunOwnedParams(t *testing.T) {
+	for _, tc := range []struct {
+		proto   string
+		profile map[string]any
+		flags   []string
+		want    string
+	}{
+		{"openai", nil, []string{"model=gpt-x"}, `--param model: tavo sets "model" itself from -m/--model; use that instead`},
+		{"openai", nil, []string{"temperature=1", "messages=[]"}, `--param messages: tavo sets "messages" itself from the prompt, --attach and --session`},
+		{"anthropic", map[string]any{"system": "x"}, nil, `profile params.system: tavo sets "system" itself from --system`},
+		{"openai-responses", nil, []string{"input=hi"}, `--param input:`},
+		{"gemini", nil, []string{"maxOutputTokens=5"}, `from --max-output-tokens`},
+	} {
+		_, err := ResolveRun(&Resolved{Protocol: providers.Protocol(tc.proto), Profile: Profile{Params: tc.profile}}, RunFlags{Params: tc.flags})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %v %v: error %v, want %q", tc.proto, tc.profile, tc.flags, err, tc.want)
+		}
+	}
+	// Fields the codec does not own pass, and "messages" is Gemini's to take.
+	if _, err := ResolveRun(&Resolved{Protocol: "gemini"}, RunFlags{Params: []string{"messages=1", "temperature=0"}}); err != nil {
 		t.Fatal(err)
 	}
-	if s.MaxToolCalls != DefaultMaxToolCalls {
-		t.Fatalf("max tool calls %d, want %d", s.MaxToolCalls, DefaultMaxToolCalls)
+	// Every protocol owns the fields of the model and the conversation.
+	for _, proto := range providers.AllProtocols() {
+		info, _ := providers.Lookup(proto)
+		if info.OwnedKeys["model"] == "" || info.OwnedKeys["tools"] == "" {
+			t.Errorf("%s: OwnedKeys lacks model or tools: %v", proto, info.OwnedKeys)
+		}
+	}
+	// A profile is refused at load (Validate) too, under its own protocol.
+	p := Profile{Protocol: "anthropic", Params: map[string]any{"max_tokens": 5}}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "params.max_tokens: tavo sets") {
+		t.Fatalf("Validate: %v", err)
 	}
 }
 
@@ -112,9 +177,9 @@ func TestResolveRunErrors(t *testing.T) {
 		flags   RunFlags
 		want    string
 	}{
-		{"rounds", Profile{}, RunFlags{MaxRounds: ptr(0)}, "--max-rounds must be at least 1, got 0"},
-		{"tool calls", Profile{}, RunFlags{MaxToolCalls: ptr(-1)}, "--max-tool-calls must not be negative"},
-		{"tool timeout flag", Profile{}, RunFlags{ToolTimeout: ptr(time.Duration(0))}, "--tool-timeout must be positive"},
+		{"rounds", Profile{}, RunFlags{MaxRounds: ptr(0)}, "--max-rounds must be 1-1000, got 0"},
+		{"tool calls", Profile{}, RunFlags{MaxToolCalls: ptr(-1)}, "--max-tool-calls must be 1-10000, got -1"},
+		{"tool timeout flag", Profile{}, RunFlags{ToolTimeout: ptr(time.Duration(0))}, "--tool-timeout must be 1ms-24h, got 0s"},
 		{"tool timeout key", Profile{ToolTimeout: "soon"}, RunFlags{}, `profile tool_timeout "soon" is not a duration`},
 		{"timeout key", Profile{Timeout: "5"}, RunFlags{}, `profile timeout "5" is not a duration`},
 		{"reasoning flag", Profile{}, RunFlags{ReasoningContext: ptr("always")}, `invalid reasoning context "always"`},

@@ -96,34 +96,38 @@ func (p *Profile) Validate() error {
 		}
 	}
 	for _, n := range []struct {
-		key string
-		v   int
-		min int
+		r Range[int]
+		v int
 	}{
-		{"context_window", p.ContextWindow, 0},
-		{"max_output_tokens", p.MaxOutputTokens, 0},
-		{"max_rounds", p.MaxRounds, 1},
-		{"max_tool_calls", p.MaxToolCalls, 1},
+		{ContextWindowRange, p.ContextWindow},
+		{MaxOutputTokensRange, p.MaxOutputTokens},
+		{MaxRoundsRange, p.MaxRounds},
+		{MaxToolCallsRange, p.MaxToolCalls},
 	} {
-		// Zero means unset; anything else must reach the minimum.
-		if n.v != 0 && n.v < n.min || n.v < 0 {
-			return fmt.Errorf("%s must be at least %d (got %d)", n.key, max(n.min, 1), n.v)
+		// Zero means unset (TOML cannot tell them apart): the default applies.
+		if n.v != 0 {
+			if err := n.r.CheckKey(n.v); err != nil {
+				return err
+			}
 		}
 	}
 	if p.ContextWindow > 0 && p.MaxOutputTokens >= p.ContextWindow {
 		return fmt.Errorf("max_output_tokens (%d) must be smaller than context_window (%d)", p.MaxOutputTokens, p.ContextWindow)
 	}
-	if err := validateDuration("tool_timeout", p.ToolTimeout); err != nil {
-		return err
-	}
-	if err := validateDuration("timeout", p.Timeout); err != nil {
-		return err
-	}
-	if err := validateDuration("response_timeout", p.ResponseTimeout); err != nil {
-		return err
-	}
-	if err := validateDuration("stream_idle_timeout", p.StreamIdleTimeout); err != nil {
-		return err
+	for _, d := range []struct {
+		r Range[time.Duration]
+		v string
+	}{
+		{ToolTimeoutRange, p.ToolTimeout},
+		{TimeoutRange, p.Timeout},
+		{ResponseTimeoutRange, p.ResponseTimeout},
+		{StreamIdleTimeoutRange, p.StreamIdleTimeout},
+	} {
+		if d.v != "" {
+			if _, err := parseDurationIn(d.r, d.v); err != nil {
+				return err
+			}
+		}
 	}
 	if p.ReasoningContext != "" && !slices.Contains(ReasoningContexts, p.ReasoningContext) {
 		return fmt.Errorf("reasoning_context %q is not one of %s", p.ReasoningContext, strings.Join(ReasoningContexts, ", "))
@@ -132,6 +136,13 @@ func (p *Profile) Validate() error {
 		if k == "" {
 			return errors.New("params: empty field name")
 		}
+	}
+	proto := p.Protocol
+	if proto == "" {
+		proto = DefaultProtocol
+	}
+	if err := checkOwnedParams(providers.Protocol(proto), "params.", p.Params, nil); err != nil {
+		return err
 	}
 	if pr := p.Prices; pr != nil && (pr.InputPerMTok < 0 || pr.OutputPerMTok < 0 || pr.CachedInputPerMTok < 0) {
 		return errors.New("prices must not be negative")
@@ -163,20 +174,6 @@ func validateEnvName(key, name string) error {
 	if name != "" && !isEnvName(name) {
 		// The value is not repeated: people paste the key itself here.
 		return fmt.Errorf("%s must name an environment variable (like OPENAI_API_KEY), not hold the key itself", key)
-	}
-	return nil
-}
-
-func validateDuration(key, s string) error {
-	if s == "" {
-		return nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return fmt.Errorf("%s %q is not a duration (use e.g. 30s, 2m, 1h30m)", key, s)
-	}
-	if d <= 0 {
-		return fmt.Errorf("%s must be positive (got %s)", key, s)
 	}
 	return nil
 }
@@ -260,8 +257,12 @@ func validateCommandTool(name string, t *CommandTool) error {
 			return fmt.Errorf("schema is not a JSON object: %v", err)
 		}
 	}
-	if err := validateDuration("timeout", t.Timeout); err != nil {
-		return err
+	if t.Timeout != "" {
+		r := ToolTimeoutRange
+		r.Key = "timeout"
+		if _, err := parseDurationIn(r, t.Timeout); err != nil {
+			return err
+		}
 	}
 	for k := range t.Env {
 		if !isEnvName(k) {

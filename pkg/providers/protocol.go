@@ -36,6 +36,13 @@ type ProtocolInfo struct {
 	// Anthropic, v1beta for Gemini), added to a base URL that does not
 	// already end in one; "" when the base URL includes it (OpenAI's /v1).
 	Version string
+	// OwnedKeys are the request-body fields the codec sets from tavo's own
+	// settings, each with the flag (or source) that sets it. A --param or a
+	// profile's params naming one is refused: it would silently replace
+	// what the run records (the model, the conversation, the tools). Gemini
+	// keys inside generationConfig are listed by their own names, since a
+	// --param reaches them there.
+	OwnedKeys map[string]string
 	// hasVersion says whether a base URL's last path segment already names
 	// a version, so that a proxy configured with …/v1 gets no second one.
 	hasVersion func(segment string) bool
@@ -50,6 +57,10 @@ var protocols = [...]ProtocolInfo{
 		BaseURLEnv:     "OPENAI_BASE_URL",
 		KeyEnvs:        []string{"OPENAI_API_KEY"},
 		Auth:           Auth{Header: "Authorization", Prefix: "Bearer "},
+		OwnedKeys: map[string]string{
+			"model": ownModel, "messages": ownConversation, "tools": ownTools, "stream": ownStream,
+			"max_completion_tokens": ownMaxOutput, "response_format": ownSchema,
+		},
 	},
 	{
 		Protocol:       ProtocolOpenAIResponses,
@@ -57,6 +68,10 @@ var protocols = [...]ProtocolInfo{
 		BaseURLEnv:     "OPENAI_BASE_URL",
 		KeyEnvs:        []string{"OPENAI_API_KEY"},
 		Auth:           Auth{Header: "Authorization", Prefix: "Bearer "},
+		OwnedKeys: map[string]string{
+			"model": ownModel, "input": ownConversation, "instructions": ownSystem, "tools": ownTools,
+			"stream": ownStream, "max_output_tokens": ownMaxOutput,
+		},
 	},
 	{
 		Protocol:       ProtocolAnthropic,
@@ -66,7 +81,11 @@ var protocols = [...]ProtocolInfo{
 		Auth:           Auth{Header: "X-Api-Key"},
 		Header:         map[string]string{"Anthropic-Version": "2023-06-01"},
 		Version:        "v1",
-		hasVersion:     func(s string) bool { return s == "v1" },
+		OwnedKeys: map[string]string{
+			"model": ownModel, "messages": ownConversation, "system": ownSystem, "tools": ownTools,
+			"stream": ownStream, "max_tokens": ownMaxOutput, "output_config": ownSchema,
+		},
+		hasVersion: func(s string) bool { return s == "v1" },
 	},
 	{
 		Protocol:       ProtocolGemini,
@@ -75,10 +94,25 @@ var protocols = [...]ProtocolInfo{
 		KeyEnvs:        []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"},
 		Auth:           Auth{Header: "X-Goog-Api-Key"},
 		Version:        "v1beta",
+		OwnedKeys: map[string]string{
+			"model": ownModel, "contents": ownConversation, "systemInstruction": ownSystem, "tools": ownTools,
+			"maxOutputTokens": ownMaxOutput, "responseSchema": ownSchema, "responseJsonSchema": ownSchema,
+		},
 		// v1beta, the stable v1 or v1alpha: whichever a proxy names.
 		hasVersion: func(s string) bool { return strings.HasPrefix(s, "v1") },
 	},
 }
+
+// The settings that own a body field, as OwnedKeys names them.
+const (
+	ownModel        = "-m/--model"
+	ownConversation = "the prompt, --attach and --session"
+	ownSystem       = "--system"
+	ownTools        = "-T/--tools and --tool"
+	ownStream       = "--no-stream"
+	ownMaxOutput    = "--max-output-tokens"
+	ownSchema       = "--schema"
+)
 
 // Lookup returns the table entry of p, and false when tavo does not know p.
 // The entry is a copy: changing it changes nothing else.
@@ -87,6 +121,7 @@ func Lookup(p Protocol) (ProtocolInfo, bool) {
 		if info.Protocol == p {
 			info.KeyEnvs = slices.Clone(info.KeyEnvs)
 			info.Header = maps.Clone(info.Header)
+			info.OwnedKeys = maps.Clone(info.OwnedKeys)
 			return info, true
 		}
 	}

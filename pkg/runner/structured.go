@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -24,17 +26,42 @@ type OutputSchema struct {
 	Schema *jsonschema.Schema
 }
 
-// CompileOutputSchema reads a JSON Schema document for --schema.
+// CompileOutputSchema reads a JSON Schema document for --schema. A
+// relative $ref in it resolves against the current directory; LoadOutputSchema
+// resolves them against the schema file's.
 func CompileOutputSchema(name string, doc []byte) (*OutputSchema, error) {
+	return compileOutputSchema(name, "tavo-output.json", doc)
+}
+
+// LoadOutputSchema reads and compiles the --schema file at path. The
+// document's location is the file itself, so a relative $ref
+// ("defs.json#/$defs/item") resolves against the file's directory, as JSON
+// Schema says a reference resolves against its document's URI — not
+// against wherever tavo was started.
+func LoadOutputSchema(name, path string) (*OutputSchema, error) {
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the schema: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("locating the schema: %w", err)
+	}
+	return compileOutputSchema(name, abs, doc)
+}
+
+// compileOutputSchema compiles doc as the resource at location (a file
+// path or URL), the base of its relative references.
+func compileOutputSchema(name, location string, doc []byte) (*OutputSchema, error) {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
 		return nil, fmt.Errorf("the schema is not JSON: %w", err)
 	}
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("tavo-output.json", v); err != nil {
+	if err := c.AddResource(location, v); err != nil {
 		return nil, fmt.Errorf("the schema is invalid: %w", err)
 	}
-	s, err := c.Compile("tavo-output.json")
+	s, err := c.Compile(location)
 	if err != nil {
 		return nil, fmt.Errorf("the schema does not compile: %s", oneLineErr(err))
 	}
