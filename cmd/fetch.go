@@ -21,6 +21,9 @@ type FetchOptions struct {
 	Cursor  string
 	Paged   bool
 	Extract string
+	// AuditHeaders is redacted (the default) or full: whether the audit log
+	// keeps credential header values.
+	AuditHeaders string
 }
 
 // NewCmdFetch builds `tavo fetch`; runF, when not nil, runs instead of
@@ -40,11 +43,16 @@ as a hint on stderr); --cursor C prints the next page from the snapshot kept on
 disk for 30 minutes, without downloading again. -o json prints
 {url, final_url, status, mime, title, markdown, next_cursor, truncated, warnings}.
 
+Each fetch is recorded in the audit log (tavo logs list) with the URL and the
+header names; the values of credential headers (Authorization,
+Proxy-Authorization, Cookie, X-Api-Key and any name containing token, key or
+secret) are kept as [redacted] unless --audit-headers full is given.
+
 Exit status: 0 on success, 1 with one line on stderr when the fetch failed, 2 on
 a usage error.`,
 		Example: `  tavo fetch https://go.dev/doc/effective_go | less
   tavo fetch -o json --jq .title https://example.com
-  tavo fetch -H 'Authorization: Bearer $TOKEN' https://api.example.com/v1/items
+  tavo fetch -H "Authorization: Bearer $TOKEN" https://api.example.com/v1/items
   tavo fetch --paged https://example.com/long; tavo fetch --cursor CURSOR`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.Cursor != "" {
@@ -62,6 +70,7 @@ a usage error.`,
 	fl.StringVar(&o.Cursor, "cursor", "", "print the page this cursor points to (a URL given with it is ignored)")
 	fl.BoolVar(&o.Paged, "paged", false, "print only the first page, with its next_cursor")
 	fl.StringVar(&o.Extract, "extract", "auto", "auto|main|full: main keeps the main content, full the whole page")
+	fl.StringVar(&o.AuditHeaders, "audit-headers", "redacted", "redacted|full: full keeps credential header values in the audit log")
 	return c
 }
 
@@ -72,6 +81,10 @@ func fetchRun(o *FetchOptions) error {
 		return err
 	}
 	mode, err := fetch.ParseExtract(o.Extract)
+	if err != nil {
+		return usageError(err)
+	}
+	auditMode, err := fetch.ParseAuditHeaders(o.AuditHeaders)
 	if err != nil {
 		return usageError(err)
 	}
@@ -98,7 +111,7 @@ func fetchRun(o *FetchOptions) error {
 			res, err = pager.Next(ctx, o.Cursor)
 		} else {
 			var doc *fetch.Document
-			if doc, err = fetchDocument(ctx, f, o.URL, headers, mode); err == nil {
+			if doc, err = fetchDocument(ctx, f, fetch.Request{URL: o.URL, Headers: headers, Extract: mode}, auditMode); err == nil {
 				res, err = pager.First(ctx, doc)
 			}
 		}
@@ -106,7 +119,7 @@ func fetchRun(o *FetchOptions) error {
 			return fetchError(err)
 		}
 	} else {
-		doc, err := fetchDocument(ctx, f, o.URL, headers, mode)
+		doc, err := fetchDocument(ctx, f, fetch.Request{URL: o.URL, Headers: headers, Extract: mode}, auditMode)
 		if err != nil {
 			return fetchError(err)
 		}
@@ -133,11 +146,12 @@ func fetchRun(o *FetchOptions) error {
 
 // fetchDocument downloads and converts one page, with a spinner on a
 // terminal.
-func fetchDocument(ctx context.Context, f *Factory, url string, headers []fetch.Header, mode fetch.Extract) (*fetch.Document, error) {
+func fetchDocument(ctx context.Context, f *Factory, req fetch.Request, audit fetch.AuditHeaders) (*fetch.Document, error) {
 	stopSpinner := f.IO.StartSpinner("fetching")
 	defer stopSpinner()
 	eng := fetchEngine(f)
-	return eng.Fetch(ctx, fetch.Request{URL: url, Headers: headers, Extract: mode})
+	eng.AuditHeaders = audit
+	return eng.Fetch(ctx, req)
 }
 
 // fetchError is exit 1 for a failed fetch, exit 2 for a malformed request.

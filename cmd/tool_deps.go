@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/extensions"
@@ -92,7 +93,7 @@ func warnServers(f *Factory, failed []*extensions.ServerError) {
 // command are shut down when it ends.
 func toolDeps(f *Factory, cfg *config.Config) (builtin.Deps, error) {
 	d := builtin.Deps{Unavailable: map[string]string{}}
-	ext, err := extensions.New(cfg, extensions.Options{Getenv: f.Getenv, Version: Version})
+	ext, err := extensions.New(cfg, extensions.Options{Getenv: f.Getenv, Version: Version, ProcDir: filepath.Join(f.DataDirectory(), "procs")})
 	if err != nil {
 		return d, err
 	}

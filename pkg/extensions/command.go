@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -45,6 +46,9 @@ type CommandTool struct {
 	argv    []string
 	env     []string
 	timeout time.Duration
+	// procs records the command's process group while it runs; nil
+	// records nothing.
+	procs *ProcRegistry
 }
 
 // NewCommandTool returns the command tool name declared by c. getenv reads
@@ -111,8 +115,21 @@ func (t *CommandTool) Run(ctx context.Context, call *tools.Call) (any, error) {
 	setProcessGroup(cmd)
 	cmd.Cancel = func() error { return killProcessGroup(cmd) }
 	cmd.WaitDelay = waitDelay
+	// Should tavo be killed outright, the kernel kills the command
+	// (parent-death signal) and the next tavo kills the rest of its group
+	// (ProcRegistry.Sweep). The signal fires when the thread that started
+	// the command ends, so this goroutine keeps its thread until the
+	// command is done; the runtime never ends a thread in use.
+	setParentDeathSignal(cmd)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		done := t.procs.add(cmd.Process.Pid)
+		err = cmd.Wait()
+		done()
+	}
 	if err == nil || errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success() {
 		return commandResult(stdout), nil
 	}

@@ -19,6 +19,10 @@ type Options struct {
 	Getenv func(string) string
 	// Version is tavo's version, announced to MCP servers.
 	Version string
+	// ProcDir is where the process groups of running command tools are
+	// recorded (see ProcRegistry); New first kills the groups that a
+	// killed tavo left there. "" records nothing.
+	ProcDir string
 }
 
 // Set is the extension tools of a configuration: its command tools, ready
@@ -35,6 +39,11 @@ type Set struct {
 // is started.
 func New(cfg *config.Config, o Options) (*Set, error) {
 	s := &Set{}
+	var procs *ProcRegistry
+	if o.ProcDir != "" {
+		procs = NewProcRegistry(o.ProcDir)
+		procs.Sweep()
+	}
 	if cfg == nil {
 		return s, nil
 	}
@@ -48,6 +57,7 @@ func New(cfg *config.Config, o Options) (*Set, error) {
 		if err != nil {
 			return nil, err
 		}
+		t.procs = procs
 		s.commands = append(s.commands, t)
 	}
 	if len(cfg.MCP) > 0 {

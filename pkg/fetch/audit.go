@@ -6,8 +6,9 @@ import (
 )
 
 // AuditRecord is what the audit keeps of one fetch (SPEC §6): the URL as
-// submitted (query and fragment included) and every caller header, name and
-// value; of the outcome only the final URL, status, media type, byte count,
+// submitted (query and fragment included) and every caller header's name
+// and value, except that credential values (IsCredentialHeader) are kept as
+// Redacted unless the Engine's AuditHeaders is AuditHeadersFull; of the outcome only the final URL, status, media type, byte count,
 // duration, warning codes and, for a failure, the error code. It never
 // holds the body, the title, a cursor or response headers.
 type AuditRecord struct {
@@ -35,11 +36,15 @@ type AuditorFunc func(ctx context.Context, rec AuditRecord) error
 // RecordFetch calls f.
 func (f AuditorFunc) RecordFetch(ctx context.Context, rec AuditRecord) error { return f(ctx, rec) }
 
-func auditRecord(start time.Time, d time.Duration, req Request, st *fetchState, doc *Document, err error) AuditRecord {
+func auditRecord(start time.Time, d time.Duration, req Request, mode AuditHeaders, st *fetchState, doc *Document, err error) AuditRecord {
+	headers := RedactHeaders(req.Headers)
+	if mode == AuditHeadersFull {
+		headers = append([]Header{}, req.Headers...)
+	}
 	rec := AuditRecord{
 		Time:     start.UTC(),
 		URL:      req.URL,
-		Headers:  append([]Header{}, req.Headers...),
+		Headers:  headers,
 		FinalURL: st.finalURL,
 		Status:   st.status,
 		MIME:     st.mime,

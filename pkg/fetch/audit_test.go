@@ -46,8 +46,8 @@ func TestAuditRecordsExactlyWhatSpecAllows(t *testing.T) {
 	if r.URL != submitted {
 		t.Errorf("URL %q, want the submitted URL with query and fragment", r.URL)
 	}
-	if len(r.Headers) != 2 || r.Headers[0] != headers[0] || r.Headers[1] != headers[1] {
-		t.Errorf("headers %v", r.Headers)
+	if len(r.Headers) != 2 || r.Headers[0] != (Header{"Authorization", Redacted}) || r.Headers[1] != (Header{"Cookie", Redacted}) {
+		t.Errorf("headers %v, want names kept and credential values redacted", r.Headers)
 	}
 	if r.FinalURL != s.URL+"/final?x=1#frag" || r.Status != 200 || r.MIME != "text/html" || r.Bytes != int64(len(body)) || r.Duration <= 0 || r.Time.IsZero() || r.Error != "" {
 		t.Errorf("result fields %+v", r)
@@ -56,7 +56,7 @@ func TestAuditRecordsExactlyWhatSpecAllows(t *testing.T) {
 		t.Errorf("warnings %v", r.Warnings)
 	}
 	raw, _ := json.Marshal(r)
-	wantLacks(t, string(raw), "SECRET-TITLE", "SECRET-BODY", "RESPONSE-COOKIE", first.NextCursor)
+	wantLacks(t, string(raw), "SECRET-TITLE", "SECRET-BODY", "RESPONSE-COOKIE", first.NextCursor, "Bearer cred", "a=b")
 }
 
 func TestAuditRecordsWarningCodesAndFailures(t *testing.T) {
@@ -96,5 +96,51 @@ func TestAuditFailureIsAWarning(t *testing.T) {
 	doc := mustFetch(t, e, Request{URL: s.URL})
 	if !hasWarning(doc, WarnAuditFailed) {
 		t.Fatalf("warnings %v", doc.Warnings)
+	}
+}
+
+func TestAuditRedactsCredentialHeadersUnlessFull(t *testing.T) {
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "ok")
+	})
+	headers := []Header{
+		{"Accept", "text/plain"},
+		{"authorization", "Bearer T1"},
+		{"Proxy-Authorization", "Basic T2"},
+		{"COOKIE", "T3"},
+		{"X-Api-Key", "T4"},
+		{"X-Auth-Token", "T5"},
+		{"Api-KEY", "T6"},
+		{"X-Client-Secret", "T7"},
+		{"User-Agent", "probe"},
+	}
+	for _, tc := range []struct {
+		mode AuditHeaders
+		want []Header
+	}{
+		{AuditHeadersRedacted, []Header{
+			{"Accept", "text/plain"}, {"authorization", Redacted}, {"Proxy-Authorization", Redacted}, {"COOKIE", Redacted},
+			{"X-Api-Key", Redacted}, {"X-Auth-Token", Redacted}, {"Api-KEY", Redacted}, {"X-Client-Secret", Redacted}, {"User-Agent", "probe"},
+		}},
+		{AuditHeadersFull, headers},
+	} {
+		var rec AuditRecord
+		e := &Engine{AuditHeaders: tc.mode, Auditor: AuditorFunc(func(_ context.Context, r AuditRecord) error { rec = r; return nil })}
+		mustFetch(t, e, Request{URL: s.URL, Headers: headers})
+		if fmt.Sprint(rec.Headers) != fmt.Sprint(tc.want) {
+			t.Errorf("mode %d: audit headers %v, want %v", tc.mode, rec.Headers, tc.want)
+		}
+	}
+}
+
+func TestParseAuditHeaders(t *testing.T) {
+	for in, want := range map[string]AuditHeaders{"redacted": AuditHeadersRedacted, "full": AuditHeadersFull} {
+		if got, err := ParseAuditHeaders(in); err != nil || got != want {
+			t.Errorf("ParseAuditHeaders(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseAuditHeaders("none"); err == nil {
+		t.Error("ParseAuditHeaders(none) succeeded")
 	}
 }

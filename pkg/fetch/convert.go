@@ -1,8 +1,11 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"net/url"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -32,10 +35,56 @@ func NewConverter() *Converter {
 			table.WithSkipEmptyRows(true),
 			table.WithHeaderPromotion(true),
 			table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
+			// A line break inside a cell (<br>, a second paragraph) stays
+			// a <br> in the cell; the default drops the whole table to
+			// plain text and runs its cells together.
+			table.WithNewlineBehavior(table.NewlineBehaviorPreserve),
 		),
 		strikethrough.NewStrikethroughPlugin(),
 	))
+	// Text keeps its < and > as characters: the base plugin writes them as
+	// &lt; and &gt; so a Markdown renderer cannot mistake them for HTML, but
+	// the Markdown is read by models and people, for whom "a &lt;b&gt; tag"
+	// is noise. They are hidden from that escaping behind noncharacters
+	// and put back once the Markdown is written.
+	md.Register.TextTransformer(hideAngles, converter.PriorityStandard-1)
+	md.Register.PostRenderer(restoreAngles, converter.PriorityLate)
 	return &Converter{md: md}
+}
+
+// Noncharacters stand in for < and > in text during conversion; Unicode
+// reserves them for a program's internal use, so a page has no business
+// holding them and any it does hold are dropped.
+const (
+	ltMark = "\uFDD0"
+	gtMark = "\uFDD1"
+)
+
+// The replacers are built on first use (lazy start-up, docs/architecture.md)
+// and are safe for concurrent use.
+var (
+	hideAnglesReplacer = sync.OnceValue(func() *strings.Replacer {
+		return strings.NewReplacer(ltMark, "", gtMark, "", "<", ltMark, ">", gtMark)
+	})
+	restoreAnglesReplacer = sync.OnceValue(func() *strings.Replacer {
+		// A hard line break in a table cell arrives as "  <br />": the
+		// two spaces only matter at a line's end.
+		return strings.NewReplacer(ltMark, "<", gtMark, ">", "  <br />", "<br />")
+	})
+)
+
+func hideAngles(_ converter.Context, text string) string {
+	if !strings.ContainsAny(text, "<>"+ltMark+gtMark) {
+		return text
+	}
+	return hideAnglesReplacer().Replace(text)
+}
+
+func restoreAngles(_ converter.Context, md []byte) []byte {
+	if !bytes.Contains(md, []byte(ltMark)) && !bytes.Contains(md, []byte(gtMark)) && !bytes.Contains(md, []byte("  <br />")) {
+		return md
+	}
+	return []byte(restoreAnglesReplacer().Replace(string(md)))
 }
 
 // Conversion is the Markdown made of one body.

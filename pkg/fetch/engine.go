@@ -27,6 +27,9 @@ type Engine struct {
 	UserAgent string
 	// Auditor receives one record per fetch; nil keeps no audit.
 	Auditor Auditor
+	// AuditHeaders says whether the audit keeps credential header values;
+	// the zero value redacts them.
+	AuditHeaders AuditHeaders
 	// Now is the clock for audit times; nil means time.Now.
 	Now func() time.Time
 
@@ -103,7 +106,7 @@ func (e *Engine) Fetch(ctx context.Context, req Request) (*Document, error) {
 	st := &fetchState{}
 	doc, err := e.fetch(ctx, req, st)
 	if e.Auditor != nil {
-		rec := auditRecord(start, e.now().Sub(start), req, st, doc, err)
+		rec := auditRecord(start, e.now().Sub(start), req, e.AuditHeaders, st, doc, err)
 		// A cancelled fetch is audited all the same.
 		if aerr := e.Auditor.RecordFetch(context.WithoutCancel(ctx), rec); aerr != nil && doc != nil {
 			doc.Warnings = append(doc.Warnings, Warning{Code: WarnAuditFailed, Message: "the fetch could not be written to the audit log: " + aerr.Error()})

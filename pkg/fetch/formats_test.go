@@ -186,3 +186,42 @@ func TestJavaScriptShellWarns(t *testing.T) {
 		t.Fatalf("script-free page warned: %v", doc.Warnings)
 	}
 }
+
+func TestStaticPageWithInlineScriptDoesNotWarn(t *testing.T) {
+	static := `<!doctype html><html><head><title>Hello</title></head><body><h1>Hello</h1><p>A short static page.</p>` +
+		`<script>document.documentElement.classList.add("js")</script></body></html>`
+	s := serve(t, page("text/html", static))
+	if doc := mustFetch(t, &Engine{}, Request{URL: s.URL}); hasWarning(doc, WarnJavaScriptRequired) {
+		t.Fatalf("static page with one inline script warned: %v", doc.Warnings)
+	}
+	for name, shell := range map[string]string{
+		"empty body, inline renderer": `<html><body><div id="content"></div><script>fetch("/api").then(r => r.json()).then(render)</script></body></html>`,
+		"inline bundle":               `<html><body><p>Loading the app</p><script>` + strings.Repeat("var x=1;", 1000) + `</script></body></html>`,
+	} {
+		s := serve(t, page("text/html", shell))
+		if doc := mustFetch(t, &Engine{}, Request{URL: s.URL}); !hasWarning(doc, WarnJavaScriptRequired) {
+			t.Errorf("%s: no javascript_required warning", name)
+		}
+	}
+}
+
+func TestTableCellWithLineBreakKeepsCells(t *testing.T) {
+	src := `<html><body><table><tr><th>Name</th><th>Notes</th></tr>` +
+		`<tr><td>alpha<br>beta</td><td>gamma</td></tr><tr><td>delta</td><td>one<br/>two<br>three</td></tr></table></body></html>`
+	s := serve(t, page("text/html", src))
+	doc := mustFetch(t, &Engine{}, Request{URL: s.URL, Extract: ExtractFull})
+	for _, want := range []string{"| Name | Notes |", "| alpha<br />beta | gamma |", "| delta | one<br />two<br />three |"} {
+		wantContains(t, doc.Markdown, want)
+	}
+}
+
+func TestTextKeepsAngleBracketsAsCharacters(t *testing.T) {
+	src := `<html><body><p>Use a &lt;b&gt; tag when 1 &lt; 2 &amp;&amp; x &gt; y.</p>` +
+		"<p>Stray \uFDD0 noncharacter.</p><pre>if a &lt; b {}</pre><table><tr><th>op</th></tr><tr><td>&lt;=</td></tr></table></body></html>"
+	s := serve(t, page("text/html", src))
+	doc := mustFetch(t, &Engine{}, Request{URL: s.URL, Extract: ExtractFull})
+	for _, want := range []string{"Use a <b> tag when 1 < 2 && x > y.", "if a < b {}", "| <= |", "Stray  noncharacter."} {
+		wantContains(t, doc.Markdown, want)
+	}
+	wantLacks(t, doc.Markdown, "&lt;", "&gt;", "\uFDD0")
+}

@@ -19,6 +19,7 @@ type pageInfo struct {
 
 	elements       int
 	scripts        int // <script> elements that run code
+	srcScripts     int // of those, the ones loaded from a src URL
 	inlineScript   int // bytes of inline code
 	visibleText    int // letters and digits a reader would see in <body>
 	mountEmpty     bool
@@ -66,6 +67,9 @@ func inspect(doc *html.Node) *pageInfo {
 		case atom.Script:
 			if isCodeScript(n) {
 				info.scripts++
+				if hasAttr(n, "src") {
+					info.srcScripts++
+				}
 				if n.FirstChild != nil {
 					info.inlineScript += len(n.FirstChild.Data)
 				}
@@ -106,14 +110,23 @@ func inspect(doc *html.Node) *pageInfo {
 	return info
 }
 
+// inlineBundleBytes is inline code large enough to be an application
+// rather than a snippet (analytics, a theme switch).
+const inlineBundleBytes = 4 << 10
+
 // needsJavaScript guesses whether the page is a shell that scripts fill
-// in: it has code to run and next to no text of its own, or an empty app
-// mount point or a <noscript> plea with little text.
+// in: an empty app mount point or a <noscript> plea with little text, or
+// next to no text with code that could render it: no text at all, a script
+// loaded from elsewhere or an inline bundle. A short, complete page with a
+// small inline script is static.
 func (p *pageInfo) needsJavaScript() bool {
 	if p.scripts == 0 {
 		return false
 	}
-	return p.visibleText < 200 || (p.mountEmpty || p.noscriptAsksJS) && p.visibleText < 1000
+	if (p.mountEmpty || p.noscriptAsksJS) && p.visibleText < 1000 {
+		return true
+	}
+	return p.visibleText < 200 && (p.visibleText == 0 || p.srcScripts > 0 || p.inlineScript >= inlineBundleBytes)
 }
 
 func (p *pageInfo) title() string {

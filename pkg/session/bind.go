@@ -176,7 +176,7 @@ func (b *Binding) WriteEvent(e *events.Envelope, line []byte) error {
 	switch p := e.Payload.(type) {
 	case events.ToolCallP:
 		args, _ := json.Marshal(p.Arguments)
-		b.calls[p.CallID] = args
+		b.calls[p.CallID] = auditArguments(p.ToolID, p.Name, args)
 	case events.ToolResultP:
 		row := map[string]any{
 			"run_id": e.RunID, "session_id": e.SessionID, "call_id": p.CallID, "tool": p.Name,

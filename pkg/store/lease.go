@@ -77,6 +77,9 @@ type journalLine struct {
 // ErrNotFound; a run id already used is ErrInvalid.
 func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunMeta) (*Lease, error) {
 	op := "starting run " + runID
+	if s.readOnly != nil {
+		return nil, s.readOnlyError(op)
+	}
 	if err := validID("run", runID); err != nil {
 		return nil, fmt.Errorf("store: %s: %w", op, err)
 	}

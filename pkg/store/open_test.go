@@ -1,12 +1,14 @@
 package store
 
 import (
-	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 )
@@ -116,27 +118,66 @@ func TestOpenNeedsADirectory(t *testing.T) {
 	}
 }
 
-// TestOpenReadOnlyDataDir: a data dir that cannot be written is a one-line
-// error naming it and the cause, both before and after a store exists
-// there, and what was stored survives.
+// TestOpenReadOnlyDataDir: a data dir that cannot be written opens for
+// reading only, before and after a store exists there: reads work, every
+// write fails with one line naming the store, the dir and the cause, and
+// what was stored survives.
 func TestOpenReadOnlyDataDir(t *testing.T) {
 	root := t.TempDir()
 	existing := filepath.Join(root, "existing")
 	s, _ := openAt(t, existing)
 	mustSession(t, s, "ses_kept")
+	if err := s.RecordAudit(ctxb(), "fetch", time.Now(), json.RawMessage(`{"url":"u"}`)); err != nil {
+		t.Fatal(err)
+	}
 	s.Close()
 
 	readOnly(t, root)
 	readOnly(t, existing)
 	for _, dir := range []string{filepath.Join(root, "fresh"), existing} {
-		_, err := Open(context.Background(), dir)
-		if err == nil {
-			t.Fatalf("Open(%s) in a read-only dir succeeded", dir)
+		s, err := Open(ctxb(), dir)
+		if err != nil {
+			t.Fatalf("Open(%s) in a read-only dir: %v", dir, err)
 		}
-		msg := err.Error()
-		if strings.Contains(msg, "\n") || !strings.Contains(msg, dir) || !strings.Contains(msg, "not writable") {
-			t.Fatalf("Open(%s): %q, want one line naming the dir and the cause", dir, msg)
+		if !s.ReadOnly() {
+			t.Fatalf("Open(%s): not read-only", dir)
 		}
+		rows, _, err := s.ListAudit(ctxb(), "", 10, "")
+		if err != nil {
+			t.Fatalf("ListAudit in %s: %v", dir, err)
+		}
+		if _, err := s.PlanPrune(ctxb(), 0, 0); err != nil {
+			t.Fatalf("PlanPrune in %s: %v", dir, err)
+		}
+		if dir == existing {
+			if len(rows) != 1 {
+				t.Fatalf("audit rows %d, want 1", len(rows))
+			}
+			if _, err := s.GetSession(ctxb(), "ses_kept"); err != nil {
+				t.Fatalf("GetSession: %v", err)
+			}
+		} else if len(rows) != 0 {
+			t.Fatalf("audit rows of an empty store: %d", len(rows))
+		}
+		writes := map[string]error{
+			"CreateSession": func() error { _, err := s.CreateSession(ctxb(), "ses_new", "t"); return err }(),
+			"RecordAudit":   s.RecordAudit(ctxb(), "fetch", time.Now(), json.RawMessage(`{}`)),
+			"BeginRun":      func() error { _, err := s.BeginRun(ctxb(), "run_1", "ses_kept", RunMeta{}); return err }(),
+			"ApplyPrune":    s.ApplyPrune(ctxb(), &PrunePlan{DeleteRuns: []string{"run_x"}}),
+		}
+		for name, err := range writes {
+			if !errors.Is(err, ErrReadOnly) {
+				t.Fatalf("%s in %s: %v, want ErrReadOnly", name, dir, err)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || !strings.Contains(msg, dir) || !strings.Contains(msg, "session store") || !strings.Contains(msg, "read-only") {
+				t.Fatalf("%s: %q, want one line naming the store, the dir and the cause", name, msg)
+			}
+		}
+		s.Close()
+	}
+	if entries, _ := os.ReadDir(existing); len(entries) != 2 { // tavo.db and locks/
+		t.Errorf("the read-only open left files behind: %v", entries)
 	}
 	writable(t, existing)
 	s2, _ := openAt(t, existing)

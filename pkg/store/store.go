@@ -54,13 +54,21 @@ type Store struct {
 	flushEvery time.Duration
 	// journalMax is how many journal lines a Lease may queue.
 	journalMax int
+	// readOnly, when set, says why the data directory cannot be written:
+	// the store was opened for reading only and every write fails.
+	readOnly error
 }
 
 // Open opens (creating when needed) the store of dataDir: the directory is
 // made 0700, tavo.db and its -wal/-shm files are 0600, the schema is migrated
 // to the current version, and runs left running by processes that are gone
-// are marked interrupted. A data directory that cannot be written, or a
-// database written by a newer tavo, is a one-line error naming the directory.
+// are marked interrupted. A database written by a newer tavo is a one-line
+// error naming the directory.
+//
+// A data directory that cannot be written (read-only file system, no write
+// permission, immutable) is opened for reading only: reads work, so `tavo
+// runs list` or `tavo logs list` still answer, and every write fails with
+// one line wrapping ErrReadOnly (see ReadOnly).
 func Open(ctx context.Context, dataDir string) (*Store, error) {
 	if dataDir == "" {
 		return nil, fmt.Errorf("store: no data directory given: %w", ErrInvalid)
@@ -70,7 +78,13 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("store: data dir %s: %w", dataDir, err)
 	}
 	if err := makePrivateDir(dir); err != nil {
+		if unwritable(err) {
+			return openReadOnly(ctx, dir, err)
+		}
 		return nil, dataDirError(dir, err)
+	}
+	if err := probeWritable(dir); err != nil && unwritable(err) {
+		return openReadOnly(ctx, dir, err)
 	}
 	if err := makePrivateDir(filepath.Join(dir, lockDirName)); err != nil {
 		return nil, dataDirError(dir, err)

@@ -20,6 +20,9 @@ const busyRetries = 4
 // upgrade, so SQLITE_BUSY only ever means "wait", which the busy timeout and
 // retries do. fn may run more than once, so it must be safe to repeat.
 func (s *Store) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+	if s.readOnly != nil {
+		return s.readOnlyError(op)
+	}
 	select {
 	case s.wsem <- struct{}{}:
 	case <-ctx.Done():
