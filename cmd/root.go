@@ -82,6 +82,8 @@ through a tool, a person can do through a subcommand.`,
 	for _, c := range subcommands(f) {
 		root.AddCommand(c)
 	}
+	root.SetUsageTemplate(groupUsageTemplate(root.UsageTemplate()))
+	rejectUnknownSubcommands(root)
 	return root
 }
 
