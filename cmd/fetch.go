@@ -62,6 +62,7 @@ a usage error.`,
 	fl.StringVar(&o.Cursor, "cursor", "", "print the page this cursor points to (a URL given with it is ignored)")
 	fl.BoolVar(&o.Paged, "paged", false, "print only the first page, with its next_cursor")
 	fl.StringVar(&o.Extract, "extract", "auto", "auto|main|full: main keeps the main content, full the whole page")
+	_ = c.RegisterFlagCompletionFunc("extract", completeExtract)
 	return c
 }
 

@@ -43,7 +43,9 @@ operation failed, 2 on a usage error such as an invalid name.`,
 	}
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.Scope, "scope", "", "chat|global (default: chat with --session, else global)")
+	_ = c.RegisterFlagCompletionFunc("scope", completeScope)
 	pf.StringVar(&o.Session, "session", "", "the session whose chat files to use")
+	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
 	c.AddCommand(NewCmdFileLs(f, o, nil), NewCmdFileGet(f, o, nil), NewCmdFilePut(f, o, nil), NewCmdFileRm(f, o, nil), NewCmdFileExists(f, o, nil))
 	return c
 }
@@ -246,6 +248,7 @@ func NewCmdFileGet(f *Factory, o *FileOptions, runF func(*FileGetOptions) error)
 			opts.Ctx, opts.Name = cmd.Context(), args[0]
 			return runOr(runF, fileGetRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeFiles(f, o)),
 	}
 }
 
@@ -359,6 +362,7 @@ func NewCmdFileRm(f *Factory, o *FileOptions, runF func(*FileRmOptions) error) *
 			opts.Ctx, opts.Names = cmd.Context(), args
 			return runOr(runF, fileRmRun, opts)
 		},
+		ValidArgsFunction: completeFiles(f, o),
 	}
 }
 
@@ -407,6 +411,7 @@ func NewCmdFileExists(f *Factory, o *FileOptions, runF func(*FileExistsOptions) 
 			opts.Ctx, opts.Name = cmd.Context(), args[0]
 			return runOr(runF, fileExistsRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeFiles(f, o)),
 	}
 }
 

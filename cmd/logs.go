@@ -43,6 +43,7 @@ func NewCmdLogsList(f *Factory, runF func(*LogsListOptions) error) *cobra.Comman
 		},
 	}
 	c.Flags().StringVar(&opts.Kind, "kind", "", "only fetch, search or tool rows")
+	_ = c.RegisterFlagCompletionFunc("kind", completeAuditKinds)
 	c.Flags().IntVar(&opts.Limit, "limit", 50, "rows per page, 1-500")
 	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue after a previous page")
 	return c
@@ -112,6 +113,7 @@ func NewCmdLogsClear(f *Factory, runF func(*LogsClearOptions) error) *cobra.Comm
 		},
 	}
 	c.Flags().StringVar(&opts.Kind, "kind", "", "only fetch, search or tool rows")
+	_ = c.RegisterFlagCompletionFunc("kind", completeAuditKinds)
 	c.Flags().DurationVar(&opts.OlderThan, "older-than", 0, "only rows older than this, e.g. 720h")
 	return c
 }

@@ -66,6 +66,7 @@ One line per check; exit 0 when all pass, 1 otherwise.`,
 			opts.Ctx, opts.Name = cmd.Context(), argOr(args, "")
 			return runOr(runF, profileDiagnoseRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
 	}
 }
 

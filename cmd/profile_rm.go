@@ -25,6 +25,7 @@ with "tavo profile use".`,
 			opts.Name = args[0]
 			return runOr(runF, profileRmRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
 	}
 }
 

@@ -38,6 +38,7 @@ comes from.`,
 			opts.Name = argOr(args, "")
 			return runOr(runF, profileShowRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
 	}
 }
 

@@ -22,6 +22,7 @@ func NewCmdProfileUse(f *Factory, runF func(*ProfileUseOptions) error) *cobra.Co
 			opts.Name = args[0]
 			return runOr(runF, profileUseRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
 	}
 }
 

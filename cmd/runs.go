@@ -76,6 +76,7 @@ func NewCmdRunsList(f *Factory, runF func(*RunsListOptions) error) *cobra.Comman
 	c.Flags().IntVar(&opts.Limit, "limit", 50, "runs per page, 1-200")
 	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue after a previous page")
 	c.Flags().StringVar(&opts.SessionID, "session", "", "only the runs of this session")
+	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
 	return c
 }
 
@@ -147,6 +148,7 @@ func NewCmdRunsShow(f *Factory, runF func(*RunsShowOptions) error) *cobra.Comman
 			opts.Ctx, opts.RunID = cmd.Context(), args[0]
 			return runOr(runF, runsShowRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeRuns(f)),
 	}
 }
 
@@ -213,6 +215,7 @@ func NewCmdRunsEvents(f *Factory, runF func(*RunsEventsOptions) error) *cobra.Co
 			opts.Ctx, opts.RunID = cmd.Context(), args[0]
 			return runOr(runF, runsEventsRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeRuns(f)),
 	}
 	c.Flags().Int64Var(&opts.After, "after-seq", 0, "only events after this seq")
 	c.Flags().Int64Var(&opts.Before, "before-seq", 0, "only events before this seq (0: no bound)")
@@ -291,6 +294,7 @@ fraction of a second and ends the run with run.completed status cancelled.`,
 			opts.Ctx, opts.RunID = cmd.Context(), args[0]
 			return runOr(runF, runsCancelRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeRuns(f)),
 	}
 }
 

@@ -157,6 +157,7 @@ func NewCmdSearchAPIShow(f *Factory, runF func(*SearchAPIShowOptions) error) *co
 			opts.Name = argOr(args, "")
 			return runOr(runF, searchAPIShowRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
 	}
 }
 
@@ -263,9 +264,11 @@ it, Tavily reads TAVILY_API_KEY and Brave BRAVE_API_KEY.`,
 			o.Name, o.Changed = args[0], cmd.Flags().Changed
 			return runOr(runF, searchAPISetRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Engine, "engine", "", "tavily|searxng|brave (required for a new API)")
+	_ = c.RegisterFlagCompletionFunc("engine", completeEngines)
 	fl.StringVar(&o.BaseURL, "base-url", "", "API URL (required for SearXNG: your instance)")
 	fl.StringVar(&o.KeyEnv, "key-env", "", "environment variable holding the key")
 	fl.StringVar(&o.Depth, "depth", "", "default Tavily depth: basic|advanced|fast|ultra-fast")
@@ -365,6 +368,7 @@ func NewCmdSearchAPIRm(f *Factory, runF func(*SearchAPIRmOptions) error) *cobra.
 			opts.Name = argOr(args, "")
 			return runOr(runF, searchAPIRmRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
 	}
 }
 
@@ -411,6 +415,7 @@ func NewCmdSearchAPIUse(f *Factory, runF func(*SearchAPIUseOptions) error) *cobr
 			opts.Name = argOr(args, "")
 			return runOr(runF, searchAPIUseRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
 	}
 }
 
@@ -452,6 +457,7 @@ func NewCmdSearchAPIFallback(f *Factory, runF func(*SearchAPIFallbackOptions) er
 			opts.Names = args
 			return runOr(runF, searchAPIFallbackRun, opts)
 		},
+		ValidArgsFunction: completeSearchAPIs(f),
 	}
 }
 

@@ -203,6 +203,7 @@ func NewCmdSessionShow(f *Factory, runF func(*SessionShowOptions) error) *cobra.
 			o.Ctx, o.ID = cmd.Context(), args[0]
 			return runOr(runF, sessionShowRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
 	}
 }
 
@@ -283,6 +284,7 @@ func NewCmdSessionRead(f *Factory, runF func(*SessionReadOptions) error) *cobra.
 			o.Ctx, o.ID = cmd.Context(), args[0]
 			return runOr(runF, sessionReadRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
 	}
 	c.Flags().Int64Var(&o.BeforeSeq, "before-seq", 0, "page of messages before this seq (0: the newest)")
 	c.Flags().IntVar(&o.Limit, "limit", 100, "messages per page, 1-500")
@@ -363,6 +365,7 @@ of tavo run; output and exit codes are the same.
 			o.Ctx, o.Session, o.Args, o.Changed = cmd.Context(), args[0], args[1:], cmd.Flags().Changed
 			return runOr(runF, runRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
 	}
 	addRunFlags(c, o)
 	return c
@@ -388,6 +391,7 @@ func NewCmdSessionRename(f *Factory, runF func(*SessionRenameOptions) error) *co
 			o.Ctx, o.ID, o.Title = cmd.Context(), args[0], strings.Join(args[1:], " ")
 			return runOr(runF, sessionRenameRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
 	}
 }
 
@@ -427,6 +431,7 @@ A session with a live run is refused (exit 4); one already gone is not an error.
 			o.Ctx, o.IDs = cmd.Context(), args
 			return runOr(runF, sessionDeleteRun, o)
 		},
+		ValidArgsFunction: completeSessions(f),
 	}
 }
 
@@ -475,9 +480,12 @@ Errors: context_limits_missing (exit 2), nothing_to_compact, compaction_failed (
 			o.Ctx, o.ID = cmd.Context(), args[0]
 			return runOr(runF, sessionCompactRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
 	}
 	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile whose model summarises")
+	_ = c.RegisterFlagCompletionFunc("profile", completeProfiles(f))
 	c.Flags().StringVar(&o.Provider, "provider", "", "protocol")
+	_ = c.RegisterFlagCompletionFunc("provider", completeProtocols)
 	c.Flags().StringVarP(&o.Model, "model", "m", "", "model")
 	c.Flags().StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	return c

@@ -225,6 +225,7 @@ func NewCmdToolsShow(f *Factory, runF func(*ToolsShowOptions) error) *cobra.Comm
 			opts.Ctx, opts.Tool = cmd.Context(), args[0]
 			return runOr(runF, toolsShowRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeTools(f)),
 	}
 }
 
@@ -325,10 +326,12 @@ Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
 			opts.Ctx, opts.Tool, opts.ArgsSet = cmd.Context(), args[0], cmd.Flags().Changed("args")
 			return runOr(runF, toolsCallRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeTools(f)),
 	}
 	c.Flags().StringVar(&opts.Args, "args", "", "arguments as a JSON object (default: read from stdin, or {} on a terminal)")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", config.DefaultToolTimeout, "timeout of the call")
 	c.Flags().StringVar(&opts.Ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
+	_ = c.RegisterFlagCompletionFunc("ask", completeAsk)
 	c.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "allow a tool that asks for confirmation")
 	return c
 }

@@ -47,7 +47,9 @@ no session.`, store.MaxVarNameLen),
 	}
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.Scope, "scope", "", "chat|global (default: chat with --session, else global)")
+	_ = c.RegisterFlagCompletionFunc("scope", completeScope)
 	pf.StringVar(&o.Session, "session", "", "the session whose chat variables to use")
+	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
 	c.AddCommand(NewCmdVarGet(f, o, nil), NewCmdVarSet(f, o, nil), NewCmdVarRm(f, o, nil), NewCmdVarLs(f, o, nil))
 	return c
 }
