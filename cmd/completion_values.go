@@ -208,4 +208,3 @@ var completeAuditKinds = completeWords("fetch", "search", "tool")
 
 // completeEngines completes tavo search-api set --engine.
 var completeEngines = completeWords("tavily\tTAVILY_API_KEY", "searxng\tyour instance's --base-url", "brave\tBRAVE_API_KEY")
-

@@ -41,6 +41,8 @@ func NewCmdLogsList(f *Factory, runF func(*LogsListOptions) error) *cobra.Comman
 			opts.Ctx = cmd.Context()
 			return runOr(runF, logsListRun, opts)
 		},
+		Example: `  tavo logs list --kind search --limit 10
+  tavo logs list -o json --jq '.rows[].kind' | sort | uniq -c`,
 	}
 	c.Flags().StringVar(&opts.Kind, "kind", "", "only fetch, search or tool rows")
 	_ = c.RegisterFlagCompletionFunc("kind", completeAuditKinds)
@@ -111,6 +113,8 @@ func NewCmdLogsClear(f *Factory, runF func(*LogsClearOptions) error) *cobra.Comm
 			opts.Ctx = cmd.Context()
 			return runOr(runF, logsClearRun, opts)
 		},
+		Example: `  tavo logs clear --older-than 720h
+  tavo logs clear --kind fetch`,
 	}
 	c.Flags().StringVar(&opts.Kind, "kind", "", "only fetch, search or tool rows")
 	_ = c.RegisterFlagCompletionFunc("kind", completeAuditKinds)

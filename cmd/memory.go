@@ -56,6 +56,8 @@ func NewCmdMemoryShow(f *Factory, runF func(*MemoryShowOptions) error) *cobra.Co
 			o.Ctx = cmd.Context()
 			return runOr(runF, memoryShowRun, o)
 		},
+		Example: `  tavo memory show
+  tavo memory show -o json --jq '.memories[]'`,
 	}
 }
 
@@ -236,6 +238,8 @@ appended later are injected if it was on. -o json prints the new {enabled, memor
 			o.Ctx = cmd.Context()
 			return runOr(runF, memoryClearRun, o)
 		},
+		Example: `  tavo memory clear
+  tavo memory show -o json > memory.json && tavo memory clear`,
 	}
 }
 

@@ -26,6 +26,8 @@ with "tavo profile use".`,
 			return runOr(runF, profileRmRun, opts)
 		},
 		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
+		Example: `  tavo profile rm old-work
+  tavo profile list -o json --jq '.[].name' | grep '^tmp-' | xargs -n1 tavo profile rm`,
 	}
 }
 

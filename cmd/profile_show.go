@@ -39,6 +39,8 @@ comes from.`,
 			return runOr(runF, profileShowRun, opts)
 		},
 		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
+		Example: `  tavo profile show
+  tavo profile show work -o json --jq .model`,
 	}
 }
 

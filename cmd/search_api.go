@@ -105,6 +105,8 @@ func NewCmdSearchAPIList(f *Factory, runF func(*SearchAPIListOptions) error) *co
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runOr(runF, searchAPIListRun, opts)
 		},
+		Example: `  tavo search-api list
+  tavo search-api list -o json --jq '.[].name'`,
 	}
 }
 
@@ -158,6 +160,8 @@ func NewCmdSearchAPIShow(f *Factory, runF func(*SearchAPIShowOptions) error) *co
 			return runOr(runF, searchAPIShowRun, opts)
 		},
 		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
+		Example: `  tavo search-api show
+  tavo search-api show brave -o json`,
 	}
 }
 
@@ -369,6 +373,8 @@ func NewCmdSearchAPIRm(f *Factory, runF func(*SearchAPIRmOptions) error) *cobra.
 			return runOr(runF, searchAPIRmRun, opts)
 		},
 		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
+		Example: `  tavo search-api rm old-searx
+  tavo search-api rm brave && tavo search-api list`,
 	}
 }
 
@@ -416,6 +422,8 @@ func NewCmdSearchAPIUse(f *Factory, runF func(*SearchAPIUseOptions) error) *cobr
 			return runOr(runF, searchAPIUseRun, opts)
 		},
 		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
+		Example: `  tavo search-api use tavily
+  tavo search-api use searx && tavo search "go 1.26 release notes"`,
 	}
 }
 
@@ -458,6 +466,8 @@ func NewCmdSearchAPIFallback(f *Factory, runF func(*SearchAPIFallbackOptions) er
 			return runOr(runF, searchAPIFallbackRun, opts)
 		},
 		ValidArgsFunction: completeSearchAPIs(f),
+		Example: `  tavo search-api fallback brave searx
+  tavo search-api fallback            # no fallbacks`,
 	}
 }
 

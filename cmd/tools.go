@@ -62,6 +62,9 @@ exist, extension_tool_search; with --dynamic-tools=false it is every tool.
 			opts.Ctx = cmd.Context()
 			return runOr(runF, toolsListRun, opts)
 		},
+		Example: `  tavo tools list
+  tavo tools list --context
+  tavo tools list -o json --jq '.[].name'`,
 	}
 	c.Flags().BoolVar(&opts.Context, "context", false, "also show what the first request of a run carries")
 	c.Flags().BoolVar(&opts.Dynamic, "dynamic-tools", true, "with --context: the first request under dynamic loading")
@@ -226,6 +229,8 @@ func NewCmdToolsShow(f *Factory, runF func(*ToolsShowOptions) error) *cobra.Comm
 			return runOr(runF, toolsShowRun, opts)
 		},
 		ValidArgsFunction: firstArgOnly(completeTools(f)),
+		Example: `  tavo tools show tavo_web_fetch
+  tavo tools show tavo_file_save -o json --jq .parameters`,
 	}
 }
 
@@ -274,6 +279,8 @@ func NewCmdToolsSearch(f *Factory, runF func(*ToolsSearchOptions) error) *cobra.
 			opts.Ctx, opts.Query = cmd.Context(), strings.Join(args, " ")
 			return runOr(runF, toolsSearchRun, opts)
 		},
+		Example: `  tavo tools search "read a web page"
+  tavo tools search files -n 3 -o json`,
 	}
 	c.Flags().IntVarP(&opts.Limit, "limit", "n", 5, "most matches (1-20)")
 	return c
