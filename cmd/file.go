@@ -402,13 +402,13 @@ type FileExistsOptions struct {
 func NewCmdFileExists(f *Factory, o *FileOptions, runF func(*FileExistsOptions) error) *cobra.Command {
 	opts := &FileExistsOptions{FileOptions: o, Factory: f}
 	return &cobra.Command{
-		Use:     "exists NAME",
-		Short:   "Exit 0 when a file exists, 1 when it does not",
-		Long:    `Print nothing; exit 0 when NAME is a file of the scope, 1 when it is not, 2 on a usage error.`,
+		Use:   "exists NAME",
+		Short: "Exit 0 when a file exists, 1 when it does not",
+		Long:  `Print nothing; exit 0 when NAME is a file of the scope, 1 when it is not, 2 on a usage error.`,
 		Example: `  tavo file exists notes.txt || printf 'start\n' | tavo file put notes.txt
   tavo file exists --session ses_01J… report.md && echo saved
   # exit 1 when the file does not exist, 0 when it does (docs/exit-codes.md)`,
-		Args:    cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx, opts.Name = cmd.Context(), args[0]
 			return runOr(runF, fileExistsRun, opts)
