@@ -217,21 +217,6 @@ func printJSON(f *Factory, v any) error {
 	return cli.WriteJSON(f.IO.Out, v, f.IO.IsStdoutTTY())
 }
 
-// groupRun is the RunE of a command that only groups subcommands (tavo
-// memory, tavo runs …): without one, Cobra prints the group's help and exits
-// 0 for an unknown subcommand, so `tavo memory rm 3` looked like success.
-// An unknown subcommand is a usage error (exit 2); no argument prints help.
-func groupRun(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return cmd.Help()
-	}
-	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
-	}
-	return usageError(fmt.Errorf("%s; see `%s --help`", msg, cmd.CommandPath()))
-}
-
 // argOr returns args[0], or def when there is none (an optional NAME).
 func argOr(args []string, def string) string {
 	if len(args) > 0 {

@@ -71,6 +71,7 @@ a usage error.`,
 	fl.BoolVar(&o.Paged, "paged", false, "print only the first page, with its next_cursor")
 	fl.StringVar(&o.Extract, "extract", "auto", "auto|main|full: main keeps the main content, full the whole page")
 	fl.StringVar(&o.AuditHeaders, "audit-headers", "redacted", "redacted|full: full keeps credential header values in the audit log")
+	_ = c.RegisterFlagCompletionFunc("extract", completeExtract)
 	return c
 }
 

@@ -26,7 +26,6 @@ func NewCmdFile(f *Factory) *cobra.Command {
 	o := &FileOptions{}
 	c := &cobra.Command{
 		Use:   "file",
-		RunE:  groupRun,
 		Short: "List, read, write and delete stored files (what the model's file tools see)",
 		Long: `Work with tavo's file store, the files the model reads and writes through
 tavo_file_save, tavo_file_load, tavo_file_list, tavo_file_exists and
@@ -45,7 +44,9 @@ operation failed, 2 on a usage error such as an invalid name.`,
 	}
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.Scope, "scope", "", "chat|global (default: chat with --session, else global)")
+	_ = c.RegisterFlagCompletionFunc("scope", completeScope)
 	pf.StringVar(&o.Session, "session", "", "the session whose chat files to use")
+	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
 	c.AddCommand(NewCmdFileLs(f, o, nil), NewCmdFileGet(f, o, nil), NewCmdFilePut(f, o, nil), NewCmdFileRm(f, o, nil), NewCmdFileExists(f, o, nil))
 	return c
 }
@@ -263,6 +264,7 @@ func NewCmdFileGet(f *Factory, o *FileOptions, runF func(*FileGetOptions) error)
 			opts.Ctx, opts.Name = cmd.Context(), args[0]
 			return runOr(runF, fileGetRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeFiles(f, o)),
 	}
 }
 
@@ -382,6 +384,7 @@ func NewCmdFileRm(f *Factory, o *FileOptions, runF func(*FileRmOptions) error) *
 			opts.Ctx, opts.Names = cmd.Context(), args
 			return runOr(runF, fileRmRun, opts)
 		},
+		ValidArgsFunction: completeFiles(f, o),
 	}
 }
 
@@ -424,15 +427,18 @@ type FileExistsOptions struct {
 func NewCmdFileExists(f *Factory, o *FileOptions, runF func(*FileExistsOptions) error) *cobra.Command {
 	opts := &FileExistsOptions{FileOptions: o, Factory: f}
 	return &cobra.Command{
-		Use:     "exists NAME",
-		Short:   "Exit 0 when a file exists, 1 when it does not",
-		Long:    `Print nothing; exit 0 when NAME is a file of the scope, 1 when it is not, 2 on a usage error.`,
-		Example: `  tavo file exists notes.txt || printf 'start\n' | tavo file put notes.txt`,
-		Args:    cobra.ExactArgs(1),
+		Use:   "exists NAME",
+		Short: "Exit 0 when a file exists, 1 when it does not",
+		Long:  `Print nothing; exit 0 when NAME is a file of the scope, 1 when it is not, 2 on a usage error.`,
+		Example: `  tavo file exists notes.txt || printf 'start\n' | tavo file put notes.txt
+  tavo file exists --session ses_01J… report.md && echo saved
+  # exit 1 when the file does not exist, 0 when it does (docs/exit-codes.md)`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx, opts.Name = cmd.Context(), args[0]
 			return runOr(runF, fileExistsRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeFiles(f, o)),
 	}
 }
 

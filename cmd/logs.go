@@ -16,7 +16,6 @@ import (
 func NewCmdLogs(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "logs",
-		RunE:  groupRun,
 		Short: "Read and clear the audit log (fetches, searches, tool calls)",
 	}
 	c.AddCommand(NewCmdLogsList(f, nil), NewCmdLogsClear(f, nil))
@@ -44,8 +43,11 @@ func NewCmdLogsList(f *Factory, runF func(*LogsListOptions) error) *cobra.Comman
 			opts.Ctx = cmd.Context()
 			return runOr(runF, logsListRun, opts)
 		},
+		Example: `  tavo logs list --kind search --limit 10
+  tavo logs list -o json --jq '.rows[].kind' | sort | uniq -c`,
 	}
 	c.Flags().StringVar(&opts.Kind, "kind", "", "only fetch, search or tool rows")
+	_ = c.RegisterFlagCompletionFunc("kind", completeAuditKinds)
 	c.Flags().IntVar(&opts.Limit, "limit", 50, "rows per page, 1-500")
 	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue after a previous page")
 	return c
@@ -129,8 +131,11 @@ func NewCmdLogsClear(f *Factory, runF func(*LogsClearOptions) error) *cobra.Comm
 			opts.Ctx, opts.OlderThanSet = cmd.Context(), cmd.Flags().Changed("older-than")
 			return runOr(runF, logsClearRun, opts)
 		},
+		Example: `  tavo logs clear --older-than 720h
+  tavo logs clear --kind fetch`,
 	}
 	c.Flags().StringVar(&opts.Kind, "kind", "", "only fetch, search or tool rows")
+	_ = c.RegisterFlagCompletionFunc("kind", completeAuditKinds)
 	c.Flags().DurationVar(&opts.OlderThan, "older-than", 0, "only rows older than this, e.g. 720h")
 	return c
 }

@@ -17,7 +17,6 @@ import (
 func NewCmdMemory(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "memory",
-		RunE:  groupRun,
 		Short: "Show and edit long-term memory (what the model's memory tools see)",
 		Long: fmt.Sprintf(`Show and edit tavo's long-term memory: a list of notes kept across sessions,
 the same the model reads and writes with tavo_memory_current,
@@ -57,6 +56,8 @@ func NewCmdMemoryShow(f *Factory, runF func(*MemoryShowOptions) error) *cobra.Co
 			o.Ctx = cmd.Context()
 			return runOr(runF, memoryShowRun, o)
 		},
+		Example: `  tavo memory show
+  tavo memory show -o json --jq '.memories[]'`,
 	}
 }
 
@@ -237,6 +238,8 @@ appended later are injected if it was on. -o json prints the new {enabled, memor
 			o.Ctx = cmd.Context()
 			return runOr(runF, memoryClearRun, o)
 		},
+		Example: `  tavo memory clear
+  tavo memory show -o json > memory.json && tavo memory clear`,
 	}
 }
 

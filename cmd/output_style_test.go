@@ -140,8 +140,9 @@ func isDataPath(p string) bool {
 // rawOutput are the commands whose -o json prints data as it was stored,
 // not an object of tavo's, with the reason.
 var rawOutput = map[string]string{
-	"tavo file get": "prints the file's content",
-	"tavo var get":  "prints the variable's value",
+	"tavo file get":   "prints the file's content",
+	"tavo var get":    "prints the variable's value",
+	"tavo completion": "prints a shell script",
 }
 
 // namedKeys are the commands whose -o json is an object keyed by names a
@@ -152,6 +153,7 @@ var namedKeys = map[string]bool{"tavo var ls": true}
 // styleEnv; nil marks a command with no JSON output, with the reason.
 func (e *styleEnv) jsonCases() map[string][]string {
 	return map[string][]string{
+		"tavo completion":          {"bash"},
 		"tavo doctor":              {},
 		"tavo fetch":               {e.web + "/page.html"},
 		"tavo file exists":         {"notes.txt"},

@@ -12,7 +12,6 @@ import (
 func NewCmdProfile(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "profile",
-		RunE:  groupRun,
 		Short: "Manage provider profiles",
 		Long: `A profile names a protocol, a base URL, a model and where the API key comes
 from, plus run defaults (tools, limits, timeouts). Profiles live in the config

@@ -66,6 +66,10 @@ One line per check; exit 0 when all pass, 1 otherwise.`,
 			opts.Ctx, opts.Name = cmd.Context(), argOr(args, "")
 			return runOr(runF, profileDiagnoseRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
+		Example: `  tavo profile diagnose
+  tavo profile diagnose work -o json
+  # exit 1 when a check fails (docs/exit-codes.md)`,
 	}
 }
 

@@ -32,6 +32,8 @@ default. On a terminal this is a table; in a pipe, tab-separated lines
 (NAME, PROTOCOL, MODEL, BASE URL, DEFAULT) without a header.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runOr(runF, profileListRun, opts) },
+		Example: `  tavo profile list
+  tavo profile list -o json --jq '.[].name'`,
 	}
 }
 

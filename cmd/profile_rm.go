@@ -25,6 +25,9 @@ with "tavo profile use".`,
 			opts.Name = args[0]
 			return runOr(runF, profileRmRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
+		Example: `  tavo profile rm old-work
+  tavo profile list -o json --jq '.[].name' | grep '^tmp-' | xargs -n1 tavo profile rm`,
 	}
 }
 

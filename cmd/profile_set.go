@@ -69,9 +69,11 @@ history: export the key in an environment variable and name it with --key-env.`,
 			o.Changed = cmd.Flags().Changed
 			return runOr(runF, profileSetRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Protocol, "protocol", "", "wire protocol: "+strings.Join(config.Protocols, "|")+" (default "+config.DefaultProtocol+")")
+	_ = c.RegisterFlagCompletionFunc("protocol", completeProtocols)
 	fl.StringVar(&o.BaseURL, "base-url", "", "API root URL (default: the protocol's official URL)")
 	fl.StringVarP(&o.Model, "model", "m", "", "model name")
 	fl.StringVar(&o.KeyEnv, "key-env", "", "environment variable holding the API key")
@@ -88,6 +90,7 @@ history: export the key in an environment variable and name it with --key-env.`,
 	fl.StringVar(&o.ResponseTimeout, "response-timeout", "", "limit for a model server's response headers, per request (default "+config.DurationText(config.DefaultResponseTimeout)+")")
 	fl.StringVar(&o.StreamIdle, "stream-idle-timeout", "", "limit for silence inside a model's answer (default "+config.DurationText(config.DefaultStreamIdleTimeout)+")")
 	fl.StringVar(&o.ReasoningContext, "reasoning-context", "", "earlier reasoning resent: "+strings.Join(config.ReasoningContexts, "|"))
+	_ = c.RegisterFlagCompletionFunc("reasoning-context", completeReasoningContext)
 	fl.StringArrayVar(&o.Headers, "header", nil, "extra request header `K=V` (repeatable; K= removes)")
 	fl.StringArrayVar(&o.Query, "query", nil, "extra URL query parameter `K=V` (repeatable; K= removes)")
 	fl.StringArrayVar(&o.Params, "param", nil, "extra request-body field `K=V`, V parsed as JSON when it can be (repeatable; K= removes)")

@@ -38,6 +38,9 @@ comes from.`,
 			opts.Name = argOr(args, "")
 			return runOr(runF, profileShowRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
+		Example: `  tavo profile show
+  tavo profile show work -o json --jq .model`,
 	}
 }
 

@@ -22,6 +22,9 @@ func NewCmdProfileUse(f *Factory, runF func(*ProfileUseOptions) error) *cobra.Co
 			opts.Name = args[0]
 			return runOr(runF, profileUseRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeProfiles(f)),
+		Example: `  tavo profile use work
+  TAVO_PROFILE=local tavo run "Hi"   # one run with another profile`,
 	}
 }
 

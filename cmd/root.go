@@ -74,6 +74,7 @@ through a tool, a person can do through a subcommand.`,
 	pf.StringVar(&f.ConfigPath, "config", "", "config file (env TAVO_CONFIG; default $XDG_CONFIG_HOME/tavo/config.toml)")
 	pf.StringVar(&f.DataDir, "data-dir", "", "data directory (env TAVO_DATA_DIR; default $XDG_DATA_HOME/tavo)")
 	pf.StringVarP(&f.Output, "output", "o", "", "output format: text|json|ndjson (default: text on a terminal, else the command's pipe format)")
+	_ = root.RegisterFlagCompletionFunc("output", completeOutput)
 	pf.StringVar(&f.JQ, "jq", "", "filter JSON output with a jq expression")
 	pf.BoolVarP(&f.Quiet, "quiet", "q", false, "print less")
 	pf.BoolVarP(&f.Verbose, "verbose", "v", false, "print diagnostics to stderr")
@@ -84,6 +85,8 @@ through a tool, a person can do through a subcommand.`,
 	for _, c := range subcommands(f) {
 		root.AddCommand(c)
 	}
+	root.SetUsageTemplate(groupUsageTemplate(root.UsageTemplate()))
+	rejectUnknownSubcommands(root)
 	return root
 }
 

@@ -89,6 +89,7 @@ as one NDJSON line (see docs/events.md); -o json prints one final document.
 	}
 	addRunFlags(c, o)
 	c.Flags().StringVar(&o.Session, "session", "", "continue this session (default: a new one)")
+	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
 	return c
 }
 
@@ -96,20 +97,25 @@ as one NDJSON line (see docs/events.md); -o json prints one final document.
 func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl := c.Flags()
 	fl.StringVarP(&o.Profile, "profile", "p", "", "profile from the config file (env TAVO_PROFILE)")
+	_ = c.RegisterFlagCompletionFunc("profile", completeProfiles(o.Factory))
 	fl.StringVar(&o.Provider, "provider", "", "protocol: "+strings.Join(providers.ProtocolNames(), "|"))
+	_ = c.RegisterFlagCompletionFunc("provider", completeProtocols)
 	fl.StringVarP(&o.Model, "model", "m", "", "model name")
 	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	fl.StringVar(&o.System, "system", "", "system prompt, or @FILE to read it from a file")
 	fl.BoolVarP(&o.Tools, "tools", "T", config.DefaultTools, "let the model use tools ("+onOff(config.DefaultTools)+" by default)")
 	fl.StringArrayVar(&o.AllowTools, "tool", nil, "allow only this tool (repeatable)")
+	_ = c.RegisterFlagCompletionFunc("tool", completeTools(o.Factory))
 	fl.BoolVar(&o.DynamicTools, "dynamic-tools", config.DefaultDynamicTools, "send resident tools and tavo_tool_search first; others on demand")
 	fl.IntVar(&o.MaxRounds, "max-rounds", config.DefaultMaxRounds, "most model requests in the run")
 	fl.IntVar(&o.MaxToolCalls, "max-tool-calls", config.DefaultMaxToolCalls, "most tool calls in the run")
 	fl.DurationVar(&o.ToolTimeout, "tool-timeout", config.DefaultToolTimeout, "timeout of one tool call (time waiting for a person excluded)")
 	fl.DurationVar(&o.Timeout, "timeout", config.DefaultTimeout, "timeout of the whole run (0: none)")
 	fl.StringVar(&o.ReasoningContext, "reasoning-context", config.DefaultReasoningContext, "earlier reasoning sent back: "+strings.Join(config.ReasoningContexts, "|"))
+	_ = c.RegisterFlagCompletionFunc("reasoning-context", completeReasoningContext)
 	fl.BoolVar(&o.NoStream, "no-stream", !config.DefaultStream, "ask for whole responses instead of streams")
 	fl.StringVar(&o.Ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
+	_ = c.RegisterFlagCompletionFunc("ask", completeAsk)
 	fl.StringVar(&o.Input, "input", "", "ndjson: read a driver's control lines from stdin")
 	fl.StringArrayVar(&o.Params, "param", nil, "extra request-body field key=value (value parsed as JSON when it parses)")
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")

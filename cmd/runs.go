@@ -17,7 +17,6 @@ import (
 func NewCmdRuns(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "runs",
-		RunE:  groupRun,
 		Short: "List, inspect, replay, cancel and prune runs",
 	}
 	c.AddCommand(NewCmdRunsList(f, nil), NewCmdRunsShow(f, nil), NewCmdRunsEvents(f, nil), NewCmdRunsCancel(f, nil), NewCmdRunsPrune(f, nil))
@@ -73,10 +72,13 @@ func NewCmdRunsList(f *Factory, runF func(*RunsListOptions) error) *cobra.Comman
 			opts.Ctx = cmd.Context()
 			return runOr(runF, runsListRun, opts)
 		},
+		Example: `  tavo runs list --limit 10
+  tavo runs list --session ses_01J… -o json --jq '.runs[].status'`,
 	}
 	c.Flags().IntVar(&opts.Limit, "limit", 50, "runs per page, 1-200")
 	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue after a previous page")
 	c.Flags().StringVar(&opts.SessionID, "session", "", "only the runs of this session")
+	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
 	return c
 }
 
@@ -151,6 +153,10 @@ func NewCmdRunsShow(f *Factory, runF func(*RunsShowOptions) error) *cobra.Comman
 			opts.Ctx, opts.RunID = cmd.Context(), args[0]
 			return runOr(runF, runsShowRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeRuns(f)),
+		Example: `  tavo runs show run_01J…
+  tavo runs show run_01J… -o json --jq .summary.text
+  # exit 1 when the run does not exist (docs/exit-codes.md)`,
 	}
 }
 
@@ -217,6 +223,10 @@ func NewCmdRunsEvents(f *Factory, runF func(*RunsEventsOptions) error) *cobra.Co
 			opts.Ctx, opts.RunID = cmd.Context(), args[0]
 			return runOr(runF, runsEventsRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeRuns(f)),
+		Example: `  tavo runs events run_01J… | jq -r 'select(.type=="tool.call").payload.name'
+  tavo runs events run_01J… --after-seq 10 --limit 20
+  # exit 1 when the run does not exist (docs/exit-codes.md)`,
 	}
 	c.Flags().Int64Var(&opts.After, "after-seq", 0, "only events after this seq")
 	c.Flags().Int64Var(&opts.Before, "before-seq", 0, "only events before this seq (0: no bound)")
@@ -310,6 +320,10 @@ fraction of a second and ends the run with run.completed status cancelled.`,
 			opts.Ctx, opts.RunID = cmd.Context(), args[0]
 			return runOr(runF, runsCancelRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeRuns(f)),
+		Example: `  tavo runs cancel run_01J…
+  tavo runs list -o json --jq '.runs[] | select(.status=="running") | .id' | xargs -n1 tavo runs cancel
+  # exit 1 when the run does not exist or has already ended (docs/exit-codes.md)`,
 	}
 }
 
@@ -355,6 +369,8 @@ their sessions. --dry-run prints the plan without changing anything.`,
 			opts.KeepSet, opts.KeepFullSet = cmd.Flags().Changed("keep"), cmd.Flags().Changed("keep-full")
 			return runOr(runF, runsPruneRun, opts)
 		},
+		Example: `  tavo runs prune --keep 1000 --keep-full 100 --dry-run
+  tavo runs prune --keep 1000 --keep-full 100`,
 	}
 	c.Flags().IntVar(&opts.Keep, "keep", 0, "runs to keep")
 	c.Flags().IntVar(&opts.KeepFull, "keep-full", 0, "of those, how many keep their events (default: all kept)")

@@ -59,6 +59,7 @@ complete search API is configured.`,
 	fl.StringArrayVar(&o.Include, "include-domain", nil, "only results from this domain (repeatable)")
 	fl.StringArrayVar(&o.Exclude, "exclude-domain", nil, "no results from this domain (repeatable)")
 	fl.StringVar(&o.API, "engine", "", "run this configured search API instead of the default, without fallbacks")
+	_ = c.RegisterFlagCompletionFunc("engine", completeSearchAPIs(f))
 	return c
 }
 

@@ -19,7 +19,6 @@ import (
 func NewCmdSearchAPI(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "search-api",
-		RunE:  groupRun,
 		Short: "Configure the web search APIs (Tavily, SearXNG, Brave)",
 		Long: `Configure the web search APIs behind tavo search and tavo_web_search.
 
@@ -106,6 +105,8 @@ func NewCmdSearchAPIList(f *Factory, runF func(*SearchAPIListOptions) error) *co
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runOr(runF, searchAPIListRun, opts)
 		},
+		Example: `  tavo search-api list
+  tavo search-api list -o json --jq '.[].name'`,
 	}
 }
 
@@ -155,6 +156,9 @@ func NewCmdSearchAPIShow(f *Factory, runF func(*SearchAPIShowOptions) error) *co
 			opts.Name = argOr(args, "")
 			return runOr(runF, searchAPIShowRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
+		Example: `  tavo search-api show
+  tavo search-api show brave -o json`,
 	}
 }
 
@@ -261,9 +265,11 @@ it, Tavily reads TAVILY_API_KEY and Brave BRAVE_API_KEY.`,
 			o.Name, o.Changed = args[0], cmd.Flags().Changed
 			return runOr(runF, searchAPISetRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Engine, "engine", "", "tavily|searxng|brave (required for a new API)")
+	_ = c.RegisterFlagCompletionFunc("engine", completeEngines)
 	fl.StringVar(&o.BaseURL, "base-url", "", "API URL (required for SearXNG: your instance)")
 	fl.StringVar(&o.KeyEnv, "key-env", "", "environment variable holding the key")
 	fl.StringVar(&o.Depth, "depth", "", "default Tavily depth: basic|advanced|fast|ultra-fast")
@@ -363,6 +369,9 @@ func NewCmdSearchAPIRm(f *Factory, runF func(*SearchAPIRmOptions) error) *cobra.
 			opts.Name = argOr(args, "")
 			return runOr(runF, searchAPIRmRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
+		Example: `  tavo search-api rm old-searx
+  tavo search-api rm brave && tavo search-api list`,
 	}
 }
 
@@ -409,6 +418,9 @@ func NewCmdSearchAPIUse(f *Factory, runF func(*SearchAPIUseOptions) error) *cobr
 			opts.Name = argOr(args, "")
 			return runOr(runF, searchAPIUseRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
+		Example: `  tavo search-api use tavily
+  tavo search-api use searx && tavo search "go 1.26 release notes"`,
 	}
 }
 
@@ -450,6 +462,9 @@ func NewCmdSearchAPIFallback(f *Factory, runF func(*SearchAPIFallbackOptions) er
 			opts.Names = args
 			return runOr(runF, searchAPIFallbackRun, opts)
 		},
+		ValidArgsFunction: completeSearchAPIs(f),
+		Example: `  tavo search-api fallback brave searx
+  tavo search-api fallback            # no fallbacks`,
 	}
 }
 

@@ -27,7 +27,6 @@ import (
 func NewCmdSession(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "session",
-		RunE:  groupRun,
 		Short: "Create, list, read, continue, rename, delete and compact sessions",
 		Long: `Every tavo run belongs to a session, which keeps the conversation; its id is in
 the run.started event. Continue one with tavo session send ID TEXT.`,
@@ -84,6 +83,8 @@ func NewCmdSessionCreate(f *Factory, runF func(*SessionCreateOptions) error) *co
 			}
 			return runOr(runF, sessionCreateRun, o)
 		},
+		Example: `  tavo session create --title "Release notes"
+  id=$(tavo session create) && tavo session send "$id" "Hello"`,
 	}
 	c.Flags().StringVar(&o.Title, "title", "", "title, 1-120 characters")
 	return c
@@ -128,6 +129,8 @@ func NewCmdSessionList(f *Factory, runF func(*SessionListOptions) error) *cobra.
 			o.Ctx = cmd.Context()
 			return runOr(runF, sessionListRun, o)
 		},
+		Example: `  tavo session list --limit 10
+  tavo session list -o json --jq '.sessions[] | [.id, .title] | @tsv'`,
 	}
 	c.Flags().IntVar(&o.Limit, "limit", 50, "sessions per page, 1-200")
 	c.Flags().StringVar(&o.Cursor, "cursor", "", "continue after a previous page")
@@ -196,6 +199,10 @@ func NewCmdSessionShow(f *Factory, runF func(*SessionShowOptions) error) *cobra.
 			o.Ctx, o.ID = cmd.Context(), args[0]
 			return runOr(runF, sessionShowRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
+		Example: `  tavo session show ses_01J…
+  tavo session show ses_01J… -o json --jq .messages
+  # exit 4 when the session does not exist (docs/exit-codes.md)`,
 	}
 }
 
@@ -276,6 +283,10 @@ func NewCmdSessionRead(f *Factory, runF func(*SessionReadOptions) error) *cobra.
 			o.Ctx, o.ID = cmd.Context(), args[0]
 			return runOr(runF, sessionReadRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
+		Example: `  tavo session read ses_01J…
+  tavo session read ses_01J… --limit 20 -o json
+  # exit 4 when the session does not exist (docs/exit-codes.md)`,
 	}
 	c.Flags().Int64Var(&o.BeforeSeq, "before-seq", 0, "page of messages before this seq (0: the newest)")
 	c.Flags().IntVar(&o.Limit, "limit", 100, "messages per page, 1-500")
@@ -362,6 +373,11 @@ of tavo run; output and exit codes are the same.
 			o.Ctx, o.Session, o.Args, o.Changed = cmd.Context(), args[0], args[1:], cmd.Flags().Changed
 			return runOr(runF, runRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
+		Example: `  tavo session send ses_01J… "And in French?"
+  git diff | tavo session send ses_01J… -T "Review this change too"
+  tavo session send ses_01J… -o json --jq .text "Summarise our conversation"
+  # exit 4 when the session does not exist or is busy; 3, 5, 130 and 143 as for tavo run (docs/exit-codes.md)`,
 	}
 	addRunFlags(c, o)
 	return c
@@ -387,6 +403,10 @@ func NewCmdSessionRename(f *Factory, runF func(*SessionRenameOptions) error) *co
 			o.Ctx, o.ID, o.Title = cmd.Context(), args[0], strings.Join(args[1:], " ")
 			return runOr(runF, sessionRenameRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
+		Example: `  tavo session rename ses_01J… Quarterly report
+  tavo session rename ses_01J… "Release notes, v2"
+  # exit 4 when the session does not exist or is busy (docs/exit-codes.md)`,
 	}
 }
 
@@ -426,6 +446,10 @@ A session with a live run is refused (exit 4); one already gone is not an error.
 			o.Ctx, o.IDs = cmd.Context(), args
 			return runOr(runF, sessionDeleteRun, o)
 		},
+		ValidArgsFunction: completeSessions(f),
+		Example: `  tavo session delete ses_01J…
+  tavo session list -o json --jq '.sessions[] | select(.messages==0) | .id' | xargs tavo session delete
+  # exit 4 when a session does not exist or is busy (docs/exit-codes.md)`,
 	}
 }
 
@@ -474,9 +498,15 @@ Errors: context_limits_missing (exit 2), nothing_to_compact, compaction_failed (
 			o.Ctx, o.ID = cmd.Context(), args[0]
 			return runOr(runF, sessionCompactRun, o)
 		},
+		ValidArgsFunction: firstArgOnly(completeSessions(f)),
+		Example: `  tavo session compact ses_01J…
+  tavo session compact ses_01J… -p cheap     # summarise with another profile's model
+  # exit 4 when the session does not exist or is busy (docs/exit-codes.md)`,
 	}
 	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile whose model summarises")
+	_ = c.RegisterFlagCompletionFunc("profile", completeProfiles(f))
 	c.Flags().StringVar(&o.Provider, "provider", "", "protocol")
+	_ = c.RegisterFlagCompletionFunc("provider", completeProtocols)
 	c.Flags().StringVarP(&o.Model, "model", "m", "", "model")
 	c.Flags().StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	return c

@@ -24,7 +24,6 @@ import (
 func NewCmdTools(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tools",
-		RunE:  groupRun,
 		Short: "List, inspect, search and call tools",
 	}
 	c.AddCommand(NewCmdToolsList(f, nil), NewCmdToolsShow(f, nil), NewCmdToolsSearch(f, nil), NewCmdToolsCall(f, nil))
@@ -63,6 +62,9 @@ exist, extension_tool_search; with --dynamic-tools=false it is every tool.
 			opts.Ctx = cmd.Context()
 			return runOr(runF, toolsListRun, opts)
 		},
+		Example: `  tavo tools list
+  tavo tools list --context
+  tavo tools list -o json --jq '.[].name'`,
 	}
 	c.Flags().BoolVar(&opts.Context, "context", false, "also show what the first request of a run carries")
 	c.Flags().BoolVar(&opts.Dynamic, "dynamic-tools", true, "with --context: the first request under dynamic loading")
@@ -226,6 +228,9 @@ func NewCmdToolsShow(f *Factory, runF func(*ToolsShowOptions) error) *cobra.Comm
 			opts.Ctx, opts.Tool = cmd.Context(), args[0]
 			return runOr(runF, toolsShowRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeTools(f)),
+		Example: `  tavo tools show tavo_web_fetch
+  tavo tools show tavo_file_save -o json --jq .parameters`,
 	}
 }
 
@@ -274,6 +279,8 @@ func NewCmdToolsSearch(f *Factory, runF func(*ToolsSearchOptions) error) *cobra.
 			opts.Ctx, opts.Query = cmd.Context(), strings.Join(args, " ")
 			return runOr(runF, toolsSearchRun, opts)
 		},
+		Example: `  tavo tools search "read a web page"
+  tavo tools search files -n 3 -o json`,
 	}
 	c.Flags().IntVarP(&opts.Limit, "limit", "n", 5, "most matches (1-20)")
 	return c
@@ -326,10 +333,12 @@ Exit status 0 when ok, 1 when the tool failed, 2 on a usage error.`,
 			opts.Ctx, opts.Tool, opts.ArgsSet = cmd.Context(), args[0], cmd.Flags().Changed("args")
 			return runOr(runF, toolsCallRun, opts)
 		},
+		ValidArgsFunction: firstArgOnly(completeTools(f)),
 	}
 	c.Flags().StringVar(&opts.Args, "args", "", "arguments as a JSON object (default: read from stdin, or {} on a terminal)")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", config.DefaultToolTimeout, "timeout of the call")
 	c.Flags().StringVar(&opts.Ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
+	_ = c.RegisterFlagCompletionFunc("ask", completeAsk)
 	c.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "allow a tool that asks for confirmation")
 	return c
 }

@@ -26,7 +26,6 @@ func NewCmdVar(f *Factory) *cobra.Command {
 	o := &VarOptions{}
 	c := &cobra.Command{
 		Use:   "var",
-		RunE:  groupRun,
 		Short: "Get, set, list and delete variables (what the model's variable tools see)",
 		Long: fmt.Sprintf(`Work with tavo's variables, the JSON values the model reads and writes with
 tavo_var_get, tavo_var_set, tavo_var_delete and tavo_var_list. Variables live
@@ -48,7 +47,9 @@ no session.`, store.MaxVarNameLen),
 	}
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.Scope, "scope", "", "chat|global (default: chat with --session, else global)")
+	_ = c.RegisterFlagCompletionFunc("scope", completeScope)
 	pf.StringVar(&o.Session, "session", "", "the session whose chat variables to use")
+	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
 	c.AddCommand(NewCmdVarGet(f, o, nil), NewCmdVarSet(f, o, nil), NewCmdVarRm(f, o, nil), NewCmdVarLs(f, o, nil))
 	return c
 }

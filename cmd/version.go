@@ -22,6 +22,8 @@ func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command 
 		Short: "Print tavo's version",
 		Args:  cobra.NoArgs,
 		RunE:  func(cmd *cobra.Command, args []string) error { return runOr(runF, versionRun, opts) },
+		Example: `  tavo version
+  tavo version -o json`,
 	}
 }
 

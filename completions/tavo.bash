@@ -12,7 +12,52 @@ __tavo_debug()
 __tavo_init_completion()
 {
     COMPREPLY=()
-    _get_comp_words_by_ref "$@" cur prev words cword
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref "$@" cur prev words cword
+        return
+    fi
+    local line=$COMP_LINE rest w i j=-1 blank
+    words=()
+    cword=0
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        w=${COMP_WORDS[i]}
+        rest=${line#"${line%%[![:blank:]]*}"}
+        blank=$(( ${#rest} != ${#line} ))
+        line=${rest#"$w"}
+        if (( j >= 1 && !blank )) && [[ $w == [=:]* || ${words[j]} == *[=:] ]]; then
+            words[j]+=$w
+        else
+            words[++j]=$w
+        fi
+        (( i == COMP_CWORD )) && cword=$j
+    done
+    cur=${words[cword]}
+    prev=${words[cword-1]}
+}
+
+# __tavo_filedir is bash-completion's _filedir when it is loaded, else a
+# small stand-in: directories with -d, else files with one of the
+# extensions in "json|yaml|" (all files when none).
+__tavo_filedir()
+{
+    if declare -F _filedir >/dev/null 2>&1; then
+        _filedir "$@"
+        return
+    fi
+    local IFS=$'\n' ext
+    if [[ $(type -t compopt) == builtin ]]; then
+        compopt -o filenames 2>/dev/null
+    fi
+    COMPREPLY+=($(compgen -d -- "$cur"))
+    [[ ${1-} == -d ]] && return
+    if [[ -z ${1-} ]]; then
+        COMPREPLY+=($(compgen -f -- "$cur"))
+        return
+    fi
+    IFS='|'
+    for ext in $1; do
+        [[ -n $ext ]] && COMPREPLY+=($(IFS=$'\n'; compgen -f -X "!*.$ext" -- "$cur"))
+    done
 }
 
 # This function calls the tavo program to obtain the completion
@@ -118,7 +163,7 @@ __tavo_process_completion_results() {
             fullFilter+="$filter|"
         done
 
-        filteringCmd="_filedir $fullFilter"
+        filteringCmd="__tavo_filedir $fullFilter"
         __tavo_debug "File filtering command: $filteringCmd"
         $filteringCmd
     elif (((directive & shellCompDirectiveFilterDirs) != 0)); then
@@ -128,10 +173,10 @@ __tavo_process_completion_results() {
         subdir=${completions[0]}
         if [[ -n $subdir ]]; then
             __tavo_debug "Listing directories in $subdir"
-            pushd "$subdir" >/dev/null 2>&1 && _filedir -d && popd >/dev/null 2>&1 || return
+            pushd "$subdir" >/dev/null 2>&1 && __tavo_filedir -d && popd >/dev/null 2>&1 || return
         else
             __tavo_debug "Listing directories in ."
-            _filedir -d
+            __tavo_filedir -d
         fi
     else
         __tavo_handle_completion_types
@@ -167,10 +212,10 @@ __tavo_handle_activeHelp() {
                 # to know if any files will match what the user typed, so that we know if
                 # there will be completions presented, so that we know how to handle ActiveHelp.
                 # To find out, we actually trigger the file completion ourselves;
-                # the call to _filedir will fill COMPREPLY if files match.
+                # the call to __tavo_filedir will fill COMPREPLY if files match.
                 if (((directive & shellCompDirectiveNoFileComp) == 0)); then
                     __tavo_debug "Listing files"
-                    _filedir
+                    __tavo_filedir
                 fi
             fi
 

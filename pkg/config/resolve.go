@@ -40,7 +40,8 @@ type Resolved struct {
 	BaseURLSource string
 	Model         string
 	// ModelSource says where Model came from: "flag", "profile",
-	// "env TAVO_MODEL"; "" when there is none.
+	// "env TAVO_MODEL" or "default" (the protocol's DefaultModel); "" when
+	// there is no model.
 	ModelSource string
 	// APIKey is the key to send; empty for a local server that needs none.
 	APIKey string `json:"-"`
@@ -104,7 +105,8 @@ func protocolInfo(p providers.Protocol) providers.ProtocolInfo {
 // Resolve combines the profile (o.Profile, else TAVO_PROFILE, else the
 // default profile), the flags in o and the environment into the provider
 // configuration of one run. Flags beat the profile; what the profile leaves
-// empty comes from the environment, then tavo's defaults. A missing model,
+// empty comes from the environment, then tavo's defaults (the protocol's
+// DefaultModel on its own API). A missing model,
 // or a missing key for a server that is not on this machine, is an *Error.
 func (c *Config) Resolve(o Overrides, getenv func(string) string) (*Resolved, error) {
 	r, err := c.Inspect(o, getenv)
@@ -115,7 +117,7 @@ func (c *Config) Resolve(o Overrides, getenv func(string) string) (*Resolved, er
 		if r.ProfileName != "" {
 			return nil, errorf("profile %q has no model: pass -m/--model or run `tavo profile set %s --model MODEL`", r.ProfileName, r.ProfileName)
 		}
-		return nil, errorf("no model: pass -m/--model, set TAVO_MODEL, or set one in a profile")
+		return nil, errorf("no model for %s: pass -m/--model, set TAVO_MODEL, or set one in a profile (tavo picks a default model only for the protocol's own API)", r.BaseURL)
 	}
 	if r.KeyProblem != "" {
 		return nil, &Error{Msg: r.KeyProblem}
@@ -176,14 +178,7 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 	}
 	r.BaseURL = strings.TrimRight(r.BaseURL, "/")
 
-	switch {
-	case o.Model != "":
-		r.Model, r.ModelSource = o.Model, "flag"
-	case p.Model != "":
-		r.Model, r.ModelSource = p.Model, "profile"
-	case getenv("TAVO_MODEL") != "":
-		r.Model, r.ModelSource = getenv("TAVO_MODEL"), "env TAVO_MODEL"
-	}
+	r.Model, r.ModelSource = pickModel(o, p, info, r.BaseURLSource, getenv)
 
 	r.resolveKey(p, info, getenv)
 
@@ -196,6 +191,25 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 	r.Profile.Model = r.Model
 	r.Profile.APIKey = ""
 	return r, nil
+}
+
+// pickModel chooses the model: -m, the profile's, TAVO_MODEL, else the
+// protocol's default model. The default applies only where the run goes to
+// the protocol's own API, or the proxy of it that the protocol's base-URL
+// variable names: a --base-url or a profile's base_url names another
+// server (Ollama, OpenRouter, Azure), whose models tavo cannot guess.
+func pickModel(o Overrides, p Profile, info providers.ProtocolInfo, baseURLSource string, getenv func(string) string) (model, source string) {
+	switch {
+	case o.Model != "":
+		return o.Model, "flag"
+	case p.Model != "":
+		return p.Model, "profile"
+	case getenv("TAVO_MODEL") != "":
+		return getenv("TAVO_MODEL"), "env TAVO_MODEL"
+	case baseURLSource == "default" || baseURLSource == "env "+info.BaseURLEnv:
+		return info.DefaultModel, "default"
+	}
+	return "", ""
 }
 
 func (c *Config) unknownProfile(name, from string) *Error {

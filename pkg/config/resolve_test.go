@@ -64,6 +64,42 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// TestResolveModelSource pins the model order: flag > profile > TAVO_MODEL
+// > the protocol's default, which applies only on the protocol's own API or
+// the proxy its base-URL variable names.
+func TestResolveModelSource(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		c             *Config
+		o             Overrides
+		env           map[string]string
+		model, source string
+	}{
+		{"flag", testConfig(), Overrides{Profile: "work", Model: "m1"}, map[string]string{"WORK_KEY": "k", "TAVO_MODEL": "m3"}, "m1", "flag"},
+		{"profile", testConfig(), Overrides{Profile: "work"}, map[string]string{"WORK_KEY": "k", "TAVO_MODEL": "m3"}, "gpt-4o", "profile"},
+		{"env", &Config{}, Overrides{}, map[string]string{"OPENAI_API_KEY": "k", "TAVO_MODEL": "m3"}, "m3", "env TAVO_MODEL"},
+		{"openai default with only a key", &Config{}, Overrides{}, map[string]string{"OPENAI_API_KEY": "k"}, "gpt-5-mini", "default"},
+		{"default behind OPENAI_BASE_URL", &Config{}, Overrides{}, map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, "gpt-5-mini", "default"},
+		{"responses default", &Config{}, Overrides{Provider: "openai-responses"}, map[string]string{"OPENAI_API_KEY": "k"}, "gpt-5-mini", "default"},
+		{"anthropic default", &Config{}, Overrides{}, map[string]string{"ANTHROPIC_API_KEY": "k"}, "claude-haiku-4-5", "default"},
+		{"gemini default for a profile without model", testConfig(), Overrides{Profile: "nomodel"}, map[string]string{"GEMINI_API_KEY": "k"}, "gemini-2.5-flash", "default"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := tc.c.Resolve(tc.o, env(tc.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Model != tc.model || r.ModelSource != tc.source {
+				t.Fatalf("model %q from %q, want %q from %q", r.Model, r.ModelSource, tc.model, tc.source)
+			}
+			info, _ := providers.Lookup(r.Protocol)
+			if tc.source == "default" && r.Model != info.DefaultModel {
+				t.Fatalf("default %q is not the table's %q", r.Model, info.DefaultModel)
+			}
+		})
+	}
+}
+
 func TestResolveWithoutProfile(t *testing.T) {
 	c := &Config{}
 	for _, tc := range []struct {
@@ -112,9 +148,9 @@ func TestResolveErrors(t *testing.T) {
 			[]string{`unknown profile "x" from TAVO_PROFILE`}},
 		{"dangling default", &Config{DefaultProfile: "gone"}, Overrides{}, nil,
 			[]string{`default_profile "gone"`, "none yet", "tavo profile use"}},
-		{"no model", &Config{}, Overrides{}, map[string]string{"OPENAI_API_KEY": "o"},
-			[]string{"no model", "-m/--model"}},
-		{"profile without model", testConfig(), Overrides{Profile: "nomodel"}, map[string]string{"GEMINI_API_KEY": "g"},
+		{"no model for another server", &Config{}, Overrides{BaseURL: "http://127.0.0.1:9/v1"}, map[string]string{"OPENAI_API_KEY": "o"},
+			[]string{"no model for http://127.0.0.1:9/v1", "-m/--model", "TAVO_MODEL"}},
+		{"profile without model", testConfig(), Overrides{Profile: "nomodel", BaseURL: "https://proxy.test"}, map[string]string{"GEMINI_API_KEY": "g"},
 			[]string{`profile "nomodel" has no model`, "tavo profile set nomodel --model"}},
 		{"missing usual key", testConfig(), Overrides{Profile: "claude"}, nil,
 			[]string{"no API key", "set ANTHROPIC_API_KEY", `profile "claude"`}},
@@ -154,7 +190,7 @@ func TestResolveErrors(t *testing.T) {
 }
 
 func TestInspectReportsInsteadOfFailing(t *testing.T) {
-	r, err := testConfig().Inspect(Overrides{Profile: "nomodel"}, env(nil))
+	r, err := testConfig().Inspect(Overrides{Profile: "nomodel", BaseURL: "https://proxy.test"}, env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

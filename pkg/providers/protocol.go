@@ -22,6 +22,11 @@ type ProtocolInfo struct {
 	// DefaultBaseURL is the official API's base URL, used when neither
 	// flag, profile nor BaseURLEnv names one.
 	DefaultBaseURL string
+	// DefaultModel is the model a run uses on the official API (or the
+	// proxy BaseURLEnv names) when neither flag, profile nor TAVO_MODEL
+	// names one: a current, cheap model every account can use, so that the
+	// first command works with only a key set. docs/providers.md lists them.
+	DefaultModel string
 	// BaseURLEnv is the environment variable that may name the base URL.
 	BaseURLEnv string
 	// KeyEnvs are the environment variables that hold the official API's
@@ -53,6 +58,7 @@ type ProtocolInfo struct {
 var protocols = [...]ProtocolInfo{
 	{
 		Protocol:       ProtocolOpenAI,
+		DefaultModel:   "gpt-5-mini",
 		DefaultBaseURL: "https://api.openai.com/v1",
 		BaseURLEnv:     "OPENAI_BASE_URL",
 		KeyEnvs:        []string{"OPENAI_API_KEY"},
@@ -64,6 +70,7 @@ var protocols = [...]ProtocolInfo{
 	},
 	{
 		Protocol:       ProtocolOpenAIResponses,
+		DefaultModel:   "gpt-5-mini",
 		DefaultBaseURL: "https://api.openai.com/v1",
 		BaseURLEnv:     "OPENAI_BASE_URL",
 		KeyEnvs:        []string{"OPENAI_API_KEY"},
@@ -75,6 +82,7 @@ var protocols = [...]ProtocolInfo{
 	},
 	{
 		Protocol:       ProtocolAnthropic,
+		DefaultModel:   "claude-haiku-4-5",
 		DefaultBaseURL: "https://api.anthropic.com",
 		BaseURLEnv:     "ANTHROPIC_BASE_URL",
 		KeyEnvs:        []string{"ANTHROPIC_API_KEY"},
@@ -89,6 +97,7 @@ var protocols = [...]ProtocolInfo{
 	},
 	{
 		Protocol:       ProtocolGemini,
+		DefaultModel:   "gemini-2.5-flash",
 		DefaultBaseURL: "https://generativelanguage.googleapis.com",
 		BaseURLEnv:     "GOOGLE_GEMINI_BASE_URL",
 		KeyEnvs:        []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"},

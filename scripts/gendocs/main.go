@@ -5,8 +5,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra/doc"
@@ -41,7 +43,10 @@ func generate(out string) error {
 		name string
 		gen  func(string) error
 	}{
-		{"tavo.bash", func(p string) error { return root.GenBashCompletionFileV2(p, true) }},
+		// tavo completion bash's script, which works without bash-completion.
+		{"tavo.bash", func(p string) error {
+			return writeFile(p, func(w io.Writer) error { return cmd.WriteCompletion(root, "bash", w) })
+		}},
 		{"_tavo", root.GenZshCompletionFile},
 		{"tavo.fish", func(p string) error { return root.GenFishCompletionFile(p, true) }},
 		{"tavo.ps1", root.GenPowerShellCompletionFileWithDesc},
@@ -53,6 +58,32 @@ func generate(out string) error {
 	}
 	// A fixed date keeps the pages reproducible: CI regenerates and diffs them.
 	date := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	header := &doc.GenManHeader{Title: "TAVO", Section: "1", Source: "tavo", Manual: "tavo manual", Date: &date}
-	return doc.GenManTree(root, header, man)
+	// No Title: each page gets its command's own (TAVO-SESSION-LIST).
+	header := &doc.GenManHeader{Section: "1", Source: "tavo", Manual: "tavo manual", Date: &date}
+	if err := doc.GenManTree(root, header, man); err != nil {
+		return err
+	}
+	// Help topics (tavo help environment) get a page too.
+	for _, c := range root.Commands() {
+		if c.IsAdditionalHelpTopicCommand() {
+			h := *header
+			name := filepath.Join(man, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1")
+			if err := writeFile(name, func(w io.Writer) error { return doc.GenMan(c, &h, w) }); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
