@@ -166,6 +166,7 @@ func runRun(o *RunOptions) error {
 	bound.Configure(&s.opts)
 	bound.WatchCancel(ctx, cancelRun)
 	out := newRunOutput(f, s.format, s.jq)
+	out.onFail = func(err error) { cancelRun(outputStopCause(err)) }
 	s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound, out)
 
 	src := runner.AskSources{}
@@ -194,22 +195,37 @@ func runRun(o *RunOptions) error {
 	if err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "tavo: recording the run: %v\n", err)
 	}
-	if err := out.finish(res); err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "tavo: writing output: %v\n", err)
+	ferr := out.finish(res)
+	if res.ExitCode == events.ExitClosedPipe {
+		// The reader of stdout went away: it wanted no more, so there is
+		// nothing to tell it (run.completed in the store says why).
+		return silentExit(res.ExitCode)
+	}
+	if out.jqErr != nil {
+		printError(f, out.jqErr)
 	}
 	if res.Err != nil && res.Status != events.StatusCompleted && !f.Quiet {
 		fmt.Fprintf(f.IO.ErrOut, "tavo: run %s: %s\n", res.Status, oneLine(res.Err.Message))
 	}
-	if res.ExitCode != 0 {
+	switch {
+	case res.ExitCode != 0:
 		return silentExit(res.ExitCode)
+	case ferr != nil:
+		// -o json writes after the run; outputExit reports the failure.
+		return failedError(ferr)
+	case out.jqErr != nil:
+		return silentExit(events.ExitFailed)
 	}
 	return nil
 }
 
 // stopCauseFor maps the signal that stopped a run to its StopCause.
 func stopCauseFor(s os.Signal) *runner.StopCause {
-	if s == syscall.SIGTERM {
+	switch s {
+	case syscall.SIGTERM:
 		return &runner.StopCause{Reason: "terminated (SIGTERM)", ExitCode: events.ExitTerminated}
+	case syscall.SIGHUP:
+		return &runner.StopCause{Reason: "hung up (SIGHUP)", ExitCode: events.ExitHangup}
 	}
 	return &runner.StopCause{Reason: "interrupted (SIGINT)", ExitCode: events.ExitInterrupted}
 }

@@ -100,11 +100,14 @@ type Result struct {
 }
 
 // StopCause is the cause a caller gives when it cancels a run's context
-// (a signal, a driver's cancel line), so the run reports the right status
-// and exit code.
+// (a signal, a driver's cancel line, output that cannot be written), so the
+// run reports the right status and exit code.
 type StopCause struct {
 	Reason   string
 	ExitCode int
+	// Status and Code are run.completed's status and error code; empty
+	// means "cancelled" for both.
+	Status, Code string
 }
 
 func (s *StopCause) Error() string { return s.Reason }
@@ -544,7 +547,14 @@ func (r *run) stopped(ctx context.Context) *Result {
 	var sc *StopCause
 	switch {
 	case errors.As(cause, &sc):
-		res := r.result(events.StatusCancelled, &events.ErrorInfo{Code: "cancelled", Message: sc.Reason})
+		status, code := sc.Status, sc.Code
+		if status == "" {
+			status = events.StatusCancelled
+		}
+		if code == "" {
+			code = "cancelled"
+		}
+		res := r.result(status, &events.ErrorInfo{Code: code, Message: sc.Reason})
 		if sc.ExitCode != 0 {
 			res.ExitCode = sc.ExitCode
 		}
