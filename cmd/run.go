@@ -40,6 +40,7 @@ type RunOptions struct {
 	DynamicTools                      bool
 	MaxRounds, MaxToolCalls           int
 	ToolTimeout, Timeout              time.Duration
+	ResponseTimeout, StreamIdle       time.Duration
 	ReasoningContext                  string
 	NoStream                          bool
 	Ask                               string
@@ -107,6 +108,8 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.IntVar(&o.MaxToolCalls, "max-tool-calls", config.DefaultMaxToolCalls, "most tool calls in the run")
 	fl.DurationVar(&o.ToolTimeout, "tool-timeout", config.DefaultToolTimeout, "timeout of one tool call (time waiting for a person excluded)")
 	fl.DurationVar(&o.Timeout, "timeout", config.DefaultTimeout, "timeout of the whole run (0: none)")
+	fl.DurationVar(&o.ResponseTimeout, "response-timeout", config.DefaultResponseTimeout, "limit for the model server's response headers, per request (overrides the profile's response_timeout)")
+	fl.DurationVar(&o.StreamIdle, "stream-idle-timeout", config.DefaultStreamIdleTimeout, "limit for silence inside the model's answer (overrides the profile's stream_idle_timeout)")
 	fl.StringVar(&o.ReasoningContext, "reasoning-context", config.DefaultReasoningContext, "earlier reasoning sent back: "+strings.Join(config.ReasoningContexts, "|"))
 	fl.BoolVar(&o.NoStream, "no-stream", !config.DefaultStream, "ask for whole responses instead of streams")
 	fl.StringVar(&o.Ask, "ask", "auto", "where tavo_ask_user answers come from: auto|tty|stdin|cancel|fail")
@@ -278,6 +281,12 @@ func runFlags(o *RunOptions) config.RunFlags {
 	if set("reasoning-context") {
 		rf.ReasoningContext = &o.ReasoningContext
 	}
+	if set("response-timeout") {
+		rf.ResponseTimeout = &o.ResponseTimeout
+	}
+	if set("stream-idle-timeout") {
+		rf.StreamIdleTimeout = &o.StreamIdle
+	}
 	rf.Params = o.Params
 	return rf
 }
@@ -345,7 +354,9 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err != nil {
 		return nil, usageError(err)
 	}
-	provider, err := codecs.New(res.Protocol, res.ProviderConfig())
+	pc := res.ProviderConfig()
+	pc.Timeouts = set.HTTPTimeouts
+	provider, err := codecs.New(res.Protocol, pc)
 	if err != nil {
 		return nil, usageError(err)
 	}

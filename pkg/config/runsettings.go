@@ -62,6 +62,9 @@ type RunFlags struct {
 	// Timeout 0 means no limit even when the profile sets one.
 	Timeout          *time.Duration
 	ReasoningContext *string
+	// ResponseTimeout and StreamIdleTimeout override the profile's
+	// response_timeout and stream_idle_timeout for one run.
+	ResponseTimeout, StreamIdleTimeout *time.Duration
 	// Params are key=value pairs laid over the profile's params; a value is
 	// JSON when it parses as JSON, else a string.
 	Params []string
@@ -94,6 +97,10 @@ type RunSettings struct {
 	ContextBudget int
 	// Prices are the model's prices, nil when the profile gives none.
 	Prices *Prices
+	// HTTPTimeouts bound the phases of each model request: the response
+	// headers (response_timeout) and the silence inside a streamed answer
+	// (stream_idle_timeout); the other phases take the HTTP layer's bounds.
+	HTTPTimeouts httpx.Timeouts
 }
 
 // ResolveRun decides every run setting of r's profile under flags. Errors
@@ -133,6 +140,18 @@ func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
 	}
 	if s.Timeout, err = pickDuration(flags.Timeout, p.Timeout, "timeout", DefaultTimeout); err != nil {
 		return nil, err
+	}
+	if s.HTTPTimeouts.ResponseHeader, err = pickDuration(flags.ResponseTimeout, p.ResponseTimeout, "response_timeout", DefaultResponseTimeout); err != nil {
+		return nil, err
+	}
+	if s.HTTPTimeouts.ResponseHeader <= 0 {
+		return nil, fmt.Errorf("--response-timeout must be positive, got %s", s.HTTPTimeouts.ResponseHeader)
+	}
+	if s.HTTPTimeouts.IdleBody, err = pickDuration(flags.StreamIdleTimeout, p.StreamIdleTimeout, "stream_idle_timeout", DefaultStreamIdleTimeout); err != nil {
+		return nil, err
+	}
+	if s.HTTPTimeouts.IdleBody <= 0 {
+		return nil, fmt.Errorf("--stream-idle-timeout must be positive, got %s", s.HTTPTimeouts.IdleBody)
 	}
 	if !slices.Contains(ReasoningContexts, s.ReasoningContext) {
 		last := len(ReasoningContexts) - 1

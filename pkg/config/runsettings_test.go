@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/httpx"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -20,6 +22,7 @@ func TestResolveRunDefaults(t *testing.T) {
 		Tools: DefaultTools, DynamicTools: DefaultDynamicTools, Stream: DefaultStream,
 		MaxRounds: DefaultMaxRounds, MaxToolCalls: DefaultMaxToolCalls, MaxOutputTokens: DefaultMaxOutputTokens,
 		ToolTimeout: DefaultToolTimeout, Timeout: DefaultTimeout, ReasoningContext: DefaultReasoningContext,
+		HTTPTimeouts: httpx.Timeouts{ResponseHeader: DefaultResponseTimeout, IdleBody: DefaultStreamIdleTimeout},
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("got %+v\nwant %+v", s, want)
@@ -150,5 +153,28 @@ func TestProfileDefaultsUseTheConstants(t *testing.T) {
 	if p.MaxRounds != DefaultMaxRounds || p.MaxToolCalls != DefaultMaxToolCalls || p.ToolTimeoutDuration() != DefaultToolTimeout ||
 		p.ToolTimeout != "60s" || *p.Tools != DefaultTools || *p.DynamicTools != DefaultDynamicTools || *p.Stream != DefaultStream {
 		t.Fatalf("Defaults disagree with the constants: %+v", p)
+	}
+}
+
+func TestResolveRunHTTPTimeouts(t *testing.T) {
+	r := &Resolved{Profile: Profile{ResponseTimeout: "1h", StreamIdleTimeout: "2h"}}
+	s, err := ResolveRun(r, RunFlags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HTTPTimeouts.ResponseHeader != time.Hour || s.HTTPTimeouts.IdleBody != 2*time.Hour {
+		t.Fatalf("profile timeouts: %+v", s.HTTPTimeouts)
+	}
+	s, err = ResolveRun(r, RunFlags{ResponseTimeout: ptr(time.Second), StreamIdleTimeout: ptr(2 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HTTPTimeouts.ResponseHeader != time.Second || s.HTTPTimeouts.IdleBody != 2*time.Second {
+		t.Fatalf("flags do not beat the profile: %+v", s.HTTPTimeouts)
+	}
+	for _, f := range []RunFlags{{ResponseTimeout: ptr(time.Duration(0))}, {StreamIdleTimeout: ptr(-time.Second)}} {
+		if _, err := ResolveRun(r, f); err == nil || !strings.Contains(err.Error(), "must be positive") {
+			t.Errorf("ResolveRun(%+v) err = %v", f, err)
+		}
 	}
 }

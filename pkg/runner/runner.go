@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/httpx"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
@@ -256,7 +257,14 @@ func (r *run) loop(ctx context.Context) *Result {
 				return res
 			}
 			pe := providers.AsError(err)
-			return r.failed(string(pe.Code), pe.Error())
+			res := r.failed(string(pe.Code), pe.Error())
+			var te *httpx.TimeoutError
+			if errors.As(err, &te) {
+				// A script tells a server that stopped answering from one
+				// that answered with an error without parsing the message.
+				res.Err.Details = map[string]any{"timeout": string(te.Phase)}
+			}
+			return res
 		}
 		r.usage = r.usage.Add(resp.Usage)
 		r.msgs = append(r.msgs, resp.Message)
