@@ -131,6 +131,14 @@ type run struct {
 	repaired   bool    // the one --schema repair was asked for
 	structured any
 	compacted  bool
+	// limit is set once the run hit --max-rounds or --max-tool-calls: the
+	// next request is its last, sent without tools, and the run ends with
+	// this status whatever the model answers.
+	limit *Result
+	// final is set while that last request is built and sent.
+	final bool
+	// ranTools is set when the latest response asked for tools.
+	ranTools bool
 }
 
 // Run executes the model loop once and always emits exactly one run.completed
@@ -237,6 +245,15 @@ func (r *run) loop(ctx context.Context) *Result {
 			}
 		}
 		r.takeGuidance()
+		if r.limit == nil && r.round == r.opts.MaxRounds && r.ranTools {
+			// The round before asked for tools and this request is the last
+			// allowed: without tools, so the model answers with what it has.
+			r.limit = r.result(events.StatusMaxRounds, &events.ErrorInfo{
+				Code:    "max_rounds",
+				Message: fmt.Sprintf("the run reached --max-rounds %d: the last round was sent without tools (raise --max-rounds)", r.opts.MaxRounds),
+			})
+		}
+		r.final = r.limit != nil
 		r.emit(events.RoundStarted, events.RoundStartedP{Round: r.round})
 		r.requests++
 		if err := r.fitOrCompact(ctx); err != nil {
@@ -271,6 +288,10 @@ func (r *run) loop(ctx context.Context) *Result {
 		r.lastText = resp.Message.Text()
 		calls := resp.Message.ToolCalls()
 		r.emitMessage(resp, calls)
+		r.ranTools = len(calls) > 0
+		if r.final {
+			return r.finalAnswer(calls)
+		}
 		if len(calls) == 0 {
 			if r.opts.Schema == nil {
 				return r.result(events.StatusCompleted, nil)
@@ -305,6 +326,22 @@ func (r *run) loop(ctx context.Context) *Result {
 			return r.failed("store_failed", err.Error())
 		}
 	}
+}
+
+// finalAnswer ends a run that hit a limit, after the last request was sent
+// without tools: its text is the answer, its status the limit's. A model
+// that asks for tools anyway gets results saying they were not run.
+func (r *run) finalAnswer(calls []providers.ToolCall) *Result {
+	if len(calls) > 0 {
+		r.answerUnrun(calls, "not run: the run reached its limit")
+	}
+	if r.opts.Schema != nil {
+		if v, err := r.opts.Schema.parse(r.lastText); err == nil {
+			r.structured = v
+		}
+	}
+	res := r.result(r.limit.Status, r.limit.Err)
+	return res
 }
 
 // checkLimits reports limits the caller left unset.
@@ -377,7 +414,11 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 		keepChain = ck.RequiresActiveChain()
 	}
 	req.Messages = selectReasoning(r.msgs, r.opts.Reasoning, r.added, keepChain)
-	req.Tools = r.visibleSpecs()
+	if r.final {
+		req.System = joinNonEmpty(req.System, finalHint)
+	} else {
+		req.Tools = r.visibleSpecs()
+	}
 	if len(req.Tools) > 0 {
 		req.System = joinNonEmpty(req.System, tools.UsageHint)
 	}
@@ -387,6 +428,10 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 	}
 	return resp, err
 }
+
+// finalHint tells the model why its last request has no tools, so that it
+// answers instead of announcing calls it cannot make.
+const finalHint = "This run has reached its limit of tool use: no more tools can be called. Answer now, as well as you can with what you have found so far."
 
 // visibleSpecs are the tools the next request carries.
 func (r *run) visibleSpecs() []providers.ToolSpec {
@@ -472,10 +517,16 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 		}
 		if r.counts.Total >= r.opts.MaxToolCalls {
 			results.Parts = append(results.Parts, unrunParts(calls[i:], "not run: the run reached its tool-call limit")...)
-			return r.result(events.StatusMaxToolCalls, &events.ErrorInfo{
+			res := r.result(events.StatusMaxToolCalls, &events.ErrorInfo{
 				Code:    "max_tool_calls",
 				Message: fmt.Sprintf("the model asked for more than %d tool calls (raise --max-tool-calls)", r.opts.MaxToolCalls),
 			})
+			if r.round >= r.opts.MaxRounds {
+				return res
+			}
+			// One more request, without tools, for the answer.
+			r.limit = res
+			return nil
 		}
 		r.counts.Total++
 		toolID := call.Name
