@@ -102,7 +102,7 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	fl.StringVar(&o.System, "system", "", "system prompt, or @FILE to read it from a file")
 	fl.BoolVarP(&o.Tools, "tools", "T", config.DefaultTools, "let the model use tools ("+onOff(config.DefaultTools)+" by default)")
-	fl.StringArrayVar(&o.AllowTools, "tool", nil, "allow only this tool (repeatable)")
+	fl.StringArrayVar(&o.AllowTools, "tool", nil, "allow only this tool, sent from the first request (repeatable; implies -T and --dynamic-tools=false)")
 	fl.BoolVar(&o.DynamicTools, "dynamic-tools", config.DefaultDynamicTools, "send resident tools and tavo_tool_search first; others on demand")
 	fl.IntVar(&o.MaxRounds, "max-rounds", config.DefaultMaxRounds, "most model requests in the run")
 	fl.IntVar(&o.MaxToolCalls, "max-tool-calls", config.DefaultMaxToolCalls, "most tool calls in the run")
@@ -291,6 +291,23 @@ func runFlags(o *RunOptions) config.RunFlags {
 	return rf
 }
 
+// allowListFlags applies what --tool implies: tools on (naming a tool asks
+// for it, so -T is implied; --tools=false with --tool contradicts itself)
+// and dynamic loading off, so every allowed tool is in the first request
+// (an allow-list is short, and under dynamic loading a tool that is not
+// resident would stay hidden behind a tool search the list may leave out).
+func allowListFlags(o *RunOptions, rf *config.RunFlags) error {
+	if len(o.AllowTools) == 0 {
+		return nil
+	}
+	if rf.Tools != nil && !*rf.Tools {
+		return errors.New("--tool allows a tool but --tools=false turns tools off: drop one of them")
+	}
+	on, off := true, false
+	rf.Tools, rf.DynamicTools = &on, &off
+	return nil
+}
+
 // prepareRun decides everything before the run starts: settings, output,
 // prompt, tools and provider. Every error is a usage error.
 func prepareRun(o *RunOptions) (*runSetup, error) {
@@ -330,7 +347,11 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	default:
 		return nil, usageError(fmt.Errorf("invalid --input %q: the only input format is ndjson", o.Input))
 	}
-	set, err := config.ResolveRun(res, runFlags(o))
+	rf := runFlags(o)
+	if err := allowListFlags(o, &rf); err != nil {
+		return nil, usageError(err)
+	}
+	set, err := config.ResolveRun(res, rf)
 	if err != nil {
 		return nil, usageError(err)
 	}
