@@ -184,6 +184,7 @@ func runRun(o *RunOptions) error {
 		})
 		src.Driver = d
 		s.opts.Guidance = d.Guidance()
+		s.opts.BeforeCompleted = d.WarnUnused
 	} else if !promptFromStdin(f, o.Args) && !f.IO.IsStdinTTY() {
 		src.Stdin = f.IO.In
 	}

@@ -60,9 +60,12 @@ type Options struct {
 	// Guidance delivers driver guidance, added before the next model request.
 	Guidance <-chan string
 
-	Emitter   *events.Emitter
-	RunID     string
-	SessionID string
+	Emitter *events.Emitter
+	// BeforeCompleted, when set, runs just before run.completed is
+	// emitted, whatever ends the run (the driver's last warnings).
+	BeforeCompleted func()
+	RunID           string
+	SessionID       string
 	// Resume is the command that continues this session, for run.completed.
 	Resume string
 
@@ -153,6 +156,9 @@ func Run(ctx context.Context, opts Options) (res *Result) {
 		}
 		if err := r.store(); err != nil && res.Status == events.StatusCompleted {
 			res = r.failed("store_failed", err.Error())
+		}
+		if r.opts.BeforeCompleted != nil {
+			r.opts.BeforeCompleted()
 		}
 		r.complete(res)
 	}()
