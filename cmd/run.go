@@ -61,7 +61,9 @@ const runExitCodes = `Exit codes:
   3    stopped at a limit (--max-rounds, --max-tool-calls, --timeout)
   4    session busy or not found
   5    a person's answer was required and none could be had (--ask fail)
+  129  hung up (SIGHUP)
   130  interrupted (SIGINT, or a driver's cancel line)
+  141  standard output closed by its reader (a pipe's reader went away)
   143  terminated (SIGTERM)`
 
 // NewCmdRun builds `tavo run`; runF, when not nil, runs instead of runRun
