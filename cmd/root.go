@@ -22,6 +22,11 @@ var Version = "dev"
 // and returns the exit code.
 func Execute() int {
 	f := &Factory{IO: cli.System(), Getenv: os.Getenv}
+	// With SIGPIPE caught, a write to a pipe whose reader went away fails
+	// with EPIPE instead of killing the process, so a run can still record
+	// its run.completed and exit as closedPipeExit says. Caught rather than
+	// ignored: an ignored signal would stay ignored in the tools tavo starts.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	return ExecuteWith(context.Background(), f, os.Args[1:])
 }
 
@@ -35,6 +40,9 @@ func ExecuteWith(ctx context.Context, f *Factory, args []string) int {
 
 	err := root.ExecuteContext(ctx)
 	f.runCleanup()
+	if code, ok := outputExit(f, err); ok {
+		return code
+	}
 	if err == nil {
 		return 0
 	}
@@ -90,12 +98,12 @@ through a tool, a person can do through a subcommand.`,
 	return root
 }
 
-// signalContext returns a context cancelled on SIGINT or SIGTERM, with a
-// runner.StopCause naming the signal and its exit code as the cause.
+// signalContext returns a context cancelled on SIGINT, SIGTERM or SIGHUP,
+// with a runner.StopCause naming the signal and its exit code as the cause.
 func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case s := <-ch:

@@ -40,6 +40,7 @@ type RunOptions struct {
 	DynamicTools                      bool
 	MaxRounds, MaxToolCalls           int
 	ToolTimeout, Timeout              time.Duration
+	ResponseTimeout, StreamIdle       time.Duration
 	ReasoningContext                  string
 	NoStream                          bool
 	Ask                               string
@@ -60,7 +61,9 @@ const runExitCodes = `Exit codes:
   3    stopped at a limit (--max-rounds, --max-tool-calls, --timeout)
   4    session busy or not found
   5    a person's answer was required and none could be had (--ask fail)
+  129  hung up (SIGHUP)
   130  interrupted (SIGINT, or a driver's cancel line)
+  141  standard output closed by its reader (a pipe's reader went away)
   143  terminated (SIGTERM)`
 
 // NewCmdRun builds `tavo run`; runF, when not nil, runs instead of runRun
@@ -104,13 +107,15 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	fl.StringVar(&o.System, "system", "", "system prompt, or @FILE to read it from a file")
 	fl.BoolVarP(&o.Tools, "tools", "T", config.DefaultTools, "let the model use tools ("+onOff(config.DefaultTools)+" by default)")
-	fl.StringArrayVar(&o.AllowTools, "tool", nil, "allow only this tool (repeatable)")
+	fl.StringArrayVar(&o.AllowTools, "tool", nil, "allow only this tool, sent from the first request (repeatable; implies -T and --dynamic-tools=false)")
 	_ = c.RegisterFlagCompletionFunc("tool", completeTools(o.Factory))
 	fl.BoolVar(&o.DynamicTools, "dynamic-tools", config.DefaultDynamicTools, "send resident tools and tavo_tool_search first; others on demand")
 	fl.IntVar(&o.MaxRounds, "max-rounds", config.DefaultMaxRounds, "most model requests in the run")
 	fl.IntVar(&o.MaxToolCalls, "max-tool-calls", config.DefaultMaxToolCalls, "most tool calls in the run")
 	fl.DurationVar(&o.ToolTimeout, "tool-timeout", config.DefaultToolTimeout, "timeout of one tool call (time waiting for a person excluded)")
 	fl.DurationVar(&o.Timeout, "timeout", config.DefaultTimeout, "timeout of the whole run (0: none)")
+	fl.DurationVar(&o.ResponseTimeout, "response-timeout", config.DefaultResponseTimeout, "limit for the model server's response headers, per request (overrides the profile's response_timeout)")
+	fl.DurationVar(&o.StreamIdle, "stream-idle-timeout", config.DefaultStreamIdleTimeout, "limit for silence inside the model's answer (overrides the profile's stream_idle_timeout)")
 	fl.StringVar(&o.ReasoningContext, "reasoning-context", config.DefaultReasoningContext, "earlier reasoning sent back: "+strings.Join(config.ReasoningContexts, "|"))
 	_ = c.RegisterFlagCompletionFunc("reasoning-context", completeReasoningContext)
 	fl.BoolVar(&o.NoStream, "no-stream", !config.DefaultStream, "ask for whole responses instead of streams")
@@ -172,6 +177,7 @@ func runRun(o *RunOptions) error {
 	bound.Configure(&s.opts)
 	bound.WatchCancel(ctx, cancelRun)
 	out := newRunOutput(f, s.format, s.jq)
+	out.onFail = func(err error) { cancelRun(outputStopCause(err)) }
 	s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound, out)
 
 	src := runner.AskSources{}
@@ -186,6 +192,7 @@ func runRun(o *RunOptions) error {
 		})
 		src.Driver = d
 		s.opts.Guidance = d.Guidance()
+		s.opts.BeforeCompleted = d.WarnUnused
 	} else if !promptFromStdin(f, o.Args) && !f.IO.IsStdinTTY() {
 		src.Stdin = f.IO.In
 	}
@@ -200,22 +207,37 @@ func runRun(o *RunOptions) error {
 	if err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "tavo: recording the run: %v\n", err)
 	}
-	if err := out.finish(res); err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "tavo: writing output: %v\n", err)
+	ferr := out.finish(res)
+	if res.ExitCode == events.ExitClosedPipe {
+		// The reader of stdout went away: it wanted no more, so there is
+		// nothing to tell it (run.completed in the store says why).
+		return silentExit(res.ExitCode)
+	}
+	if out.jqErr != nil {
+		printError(f, out.jqErr)
 	}
 	if res.Err != nil && res.Status != events.StatusCompleted && !f.Quiet {
 		fmt.Fprintf(f.IO.ErrOut, "tavo: run %s: %s\n", res.Status, oneLine(res.Err.Message))
 	}
-	if res.ExitCode != 0 {
+	switch {
+	case res.ExitCode != 0:
 		return silentExit(res.ExitCode)
+	case ferr != nil:
+		// -o json writes after the run; outputExit reports the failure.
+		return failedError(ferr)
+	case out.jqErr != nil:
+		return silentExit(events.ExitFailed)
 	}
 	return nil
 }
 
 // stopCauseFor maps the signal that stopped a run to its StopCause.
 func stopCauseFor(s os.Signal) *runner.StopCause {
-	if s == syscall.SIGTERM {
+	switch s {
+	case syscall.SIGTERM:
 		return &runner.StopCause{Reason: "terminated (SIGTERM)", ExitCode: events.ExitTerminated}
+	case syscall.SIGHUP:
+		return &runner.StopCause{Reason: "hung up (SIGHUP)", ExitCode: events.ExitHangup}
 	}
 	return &runner.StopCause{Reason: "interrupted (SIGINT)", ExitCode: events.ExitInterrupted}
 }
@@ -268,8 +290,31 @@ func runFlags(o *RunOptions) config.RunFlags {
 	if set("reasoning-context") {
 		rf.ReasoningContext = &o.ReasoningContext
 	}
+	if set("response-timeout") {
+		rf.ResponseTimeout = &o.ResponseTimeout
+	}
+	if set("stream-idle-timeout") {
+		rf.StreamIdleTimeout = &o.StreamIdle
+	}
 	rf.Params = o.Params
 	return rf
+}
+
+// allowListFlags applies what --tool implies: tools on (naming a tool asks
+// for it, so -T is implied; --tools=false with --tool contradicts itself)
+// and dynamic loading off, so every allowed tool is in the first request
+// (an allow-list is short, and under dynamic loading a tool that is not
+// resident would stay hidden behind a tool search the list may leave out).
+func allowListFlags(o *RunOptions, rf *config.RunFlags) error {
+	if len(o.AllowTools) == 0 {
+		return nil
+	}
+	if rf.Tools != nil && !*rf.Tools {
+		return errors.New("--tool allows a tool but --tools=false turns tools off: drop one of them")
+	}
+	on, off := true, false
+	rf.Tools, rf.DynamicTools = &on, &off
+	return nil
 }
 
 // prepareRun decides everything before the run starts: settings, output,
@@ -306,7 +351,11 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	default:
 		return nil, usageError(fmt.Errorf("invalid --input %q: the only input format is ndjson", o.Input))
 	}
-	set, err := config.ResolveRun(res, runFlags(o))
+	rf := runFlags(o)
+	if err := allowListFlags(o, &rf); err != nil {
+		return nil, usageError(err)
+	}
+	set, err := config.ResolveRun(res, rf)
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -331,7 +380,9 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err != nil {
 		return nil, usageError(err)
 	}
-	provider, err := codecs.New(res.Protocol, res.ProviderConfig())
+	pc := res.ProviderConfig()
+	pc.Timeouts = set.HTTPTimeouts
+	provider, err := codecs.New(res.Protocol, pc)
 	if err != nil {
 		return nil, usageError(err)
 	}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -24,6 +25,14 @@ type runOutput struct {
 	lastNewline bool
 	roundText   bool // the current round streamed text
 	spinner     func()
+
+	// onFail is called once, with the first error writing stdout: the run
+	// stops, since nobody can read what it would say next.
+	onFail func(error)
+	failed bool
+	// jqErr is the first failure of the --jq filter. As jq itself does,
+	// the events after it are still filtered; the command exits 1.
+	jqErr *cli.JQError
 }
 
 func newRunOutput(f *Factory, format cli.Format, jq *cli.JQ) *runOutput {
@@ -37,6 +46,44 @@ func (o *runOutput) WriteEvent(e *events.Envelope, line []byte) error {
 	if e.Type == events.RunCompleted {
 		o.completed = e
 	}
+	err := o.write(e, line)
+	var je *cli.JQError
+	if errors.As(err, &je) {
+		if o.jqErr == nil {
+			o.jqErr = je
+		}
+		return err
+	}
+	if err == nil {
+		// Text output prints with fmt, which drops write errors; the
+		// streams keep them.
+		err = o.f.IO.OutErr()
+	}
+	if err != nil && !o.failed {
+		o.failed = true
+		if o.onFail != nil {
+			o.onFail(err)
+		}
+	}
+	return err
+}
+
+// outputStopCause is how a run ends when its stdout cannot be written: a
+// closed pipe is a reader that wanted no more (exit 141, like SIGPIPE),
+// anything else a failure (exit 1).
+func outputStopCause(err error) *runner.StopCause {
+	if cli.IsClosedPipe(err) {
+		return &runner.StopCause{Reason: "standard output was closed (SIGPIPE)", ExitCode: events.ExitClosedPipe}
+	}
+	return &runner.StopCause{
+		Reason:   "writing standard output: " + err.Error(),
+		ExitCode: events.ExitFailed,
+		Status:   events.StatusFailed,
+		Code:     "output_failed",
+	}
+}
+
+func (o *runOutput) write(e *events.Envelope, line []byte) error {
 	switch o.format {
 	case cli.FormatNDJSON:
 		if o.jq != nil {
@@ -143,7 +190,8 @@ func (o *runOutput) stopSpinner() {
 	}
 }
 
-// finish writes what is printed once the run is over (-o json).
+// finish writes what is printed once the run is over (-o json). A --jq
+// filter that fails there is kept in jqErr, as one that fails on an event.
 func (o *runOutput) finish(res *runner.Result) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -162,7 +210,13 @@ func (o *runOutput) finish(res *runner.Result) error {
 	doc["run_id"] = o.completed.RunID
 	doc["session_id"] = o.completed.SessionID
 	if o.jq != nil {
-		return o.jq.Apply(o.f.IO.Out, doc)
+		err = o.jq.Apply(o.f.IO.Out, doc)
+		var je *cli.JQError
+		if errors.As(err, &je) {
+			o.jqErr = je
+			return nil
+		}
+		return err
 	}
 	return cli.WriteJSON(o.f.IO.Out, doc, o.f.IO.IsStdoutTTY())
 }

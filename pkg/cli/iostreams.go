@@ -48,7 +48,7 @@ func System() *IOStreams {
 func newSystem(getenv func(string) string) *IOStreams {
 	s := &IOStreams{
 		In:             os.Stdin,
-		Out:            os.Stdout,
+		Out:            &checkedWriter{w: os.Stdout},
 		ErrOut:         os.Stderr,
 		TerminalOpener: openTTY,
 		stdinTTY:       isTerminal(os.Stdin),

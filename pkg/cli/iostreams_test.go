@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -129,5 +131,38 @@ func TestSpinnerOnlyOnTerminalStderr(t *testing.T) {
 		if errOut.Len() != n {
 			t.Fatal("spinner kept writing after stop")
 		}
+	}
+}
+
+// failWriter fails every write, as /dev/full does.
+type failWriter struct{ n int }
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	f.n++
+	return 0, errors.New("no space left on device")
+}
+
+func TestOutErrRemembersTheFirstWriteFailure(t *testing.T) {
+	ios, _, _, _ := Test()
+	if ios.OutErr() != nil {
+		t.Fatal("OutErr before any write")
+	}
+	fw := &failWriter{}
+	ios.Out = fw
+	ios.CheckOut()
+	ios.CheckOut() // twice wraps once
+	fmt.Fprintln(ios.Out, "dropped by fmt")
+	if err := ios.OutErr(); err == nil || err.Error() != "no space left on device" {
+		t.Fatalf("OutErr = %v", err)
+	}
+	// Later writes fail at once, without another try.
+	if _, err := ios.Out.Write([]byte("x")); err == nil || fw.n != 1 {
+		t.Fatalf("later write: err %v, tries %d", err, fw.n)
+	}
+}
+
+func TestIsClosedPipe(t *testing.T) {
+	if !IsClosedPipe(fmt.Errorf("write /dev/stdout: %w", syscall.EPIPE)) || IsClosedPipe(errors.New("x")) {
+		t.Fatal("IsClosedPipe")
 	}
 }

@@ -37,16 +37,31 @@ func NewJQ(expr string) (*JQ, error) {
 	return &JQ{expr: expr, code: code}, nil
 }
 
+// JQError is a --jq filter that failed while it ran (`error("…")`, `.a`
+// on a string): the expression was valid, the data did not suit it.
+// Commands exit 1 for it; an expression that does not compile is a usage
+// error (exit 2) reported by NewJQ.
+type JQError struct {
+	Expr string
+	Err  error
+}
+
+func (e *JQError) Error() string { return fmt.Sprintf("--jq %q: %v", e.Expr, e.Err) }
+
+func (e *JQError) Unwrap() error { return e.Err }
+
 // String returns the expression the filter was compiled from.
 func (j *JQ) String() string { return j.expr }
 
 // Apply runs the filter over v and writes each result on its own line:
 // strings raw (as gh --jq does, so `--jq .name` prints a bare name), other
 // values as compact JSON. v may be any value encoding/json can marshal.
+// A failure of the filter itself is a *JQError; the results before it are
+// written. A failure to write is returned as it is.
 func (j *JQ) Apply(w io.Writer, v any) error {
 	input, err := toJQValue(v)
 	if err != nil {
-		return fmt.Errorf("jq: %w", err)
+		return &JQError{Expr: j.expr, Err: err}
 	}
 	bw := bufio.NewWriter(w)
 	iter := j.code.Run(input)
@@ -63,14 +78,14 @@ func (j *JQ) Apply(w io.Writer, v any) error {
 			if ferr := bw.Flush(); ferr != nil {
 				return ferr
 			}
-			return fmt.Errorf("jq: %v", err)
+			return &JQError{Expr: j.expr, Err: err}
 		}
 		if s, isStr := out.(string); isStr {
 			bw.WriteString(s)
 		} else {
 			b, err := gojq.Marshal(out)
 			if err != nil {
-				return fmt.Errorf("jq: %w", err)
+				return &JQError{Expr: j.expr, Err: err}
 			}
 			bw.Write(b)
 		}

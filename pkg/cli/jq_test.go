@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -96,8 +97,9 @@ func TestJQRuntimeError(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	err = jq.Apply(&buf, []item{{Name: "abc"}})
-	if err == nil || !strings.HasPrefix(err.Error(), "jq: ") {
-		t.Fatalf("err = %v", err)
+	var je *JQError
+	if !errors.As(err, &je) || !strings.HasPrefix(err.Error(), "--jq ") {
+		t.Fatalf("err = %v, want a *JQError", err)
 	}
 	// Output produced before the error is kept.
 	if buf.String() != "abc\n" {

@@ -62,6 +62,9 @@ type RunFlags struct {
 	// Timeout 0 means no limit even when the profile sets one.
 	Timeout          *time.Duration
 	ReasoningContext *string
+	// ResponseTimeout and StreamIdleTimeout override the profile's
+	// response_timeout and stream_idle_timeout for one run.
+	ResponseTimeout, StreamIdleTimeout *time.Duration
 	// Params are key=value pairs laid over the profile's params; a value is
 	// JSON when it parses as JSON, else a string.
 	Params []string
@@ -98,6 +101,10 @@ type RunSettings struct {
 	// (max_rounds, tool_timeout, …): "flag", "profile" or "default". For
 	// `tavo -v`.
 	Sources map[string]string
+	// HTTPTimeouts bound the phases of each model request: the response
+	// headers (response_timeout) and the silence inside a streamed answer
+	// (stream_idle_timeout); the other phases take the HTTP layer's bounds.
+	HTTPTimeouts httpx.Timeouts
 }
 
 // ResolveRun decides every run setting of r's profile under flags. Errors
@@ -130,6 +137,12 @@ func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
 	if s.Timeout, err = pickDuration(TimeoutRange, flags.Timeout, p.Timeout, DefaultTimeout); err != nil {
 		return nil, err
 	}
+	if s.HTTPTimeouts.ResponseHeader, err = pickDuration(ResponseTimeoutRange, flags.ResponseTimeout, p.ResponseTimeout, DefaultResponseTimeout); err != nil {
+		return nil, err
+	}
+	if s.HTTPTimeouts.IdleBody, err = pickDuration(StreamIdleTimeoutRange, flags.StreamIdleTimeout, p.StreamIdleTimeout, DefaultStreamIdleTimeout); err != nil {
+		return nil, err
+	}
 	if !slices.Contains(ReasoningContexts, s.ReasoningContext) {
 		last := len(ReasoningContexts) - 1
 		return nil, fmt.Errorf("invalid reasoning context %q: want %s or %s", s.ReasoningContext, strings.Join(ReasoningContexts[:last], ", "), ReasoningContexts[last])
@@ -144,17 +157,19 @@ func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
 	// r.Profile has gone through Defaults, so a profile value equal to the
 	// default is reported as the default: it changes nothing.
 	s.Sources = map[string]string{
-		"tools":             source(flags.Tools != nil, p.Tools != nil && *p.Tools != DefaultTools),
-		"dynamic_tools":     source(flags.DynamicTools != nil, p.DynamicTools != nil && *p.DynamicTools != DefaultDynamicTools),
-		"stream":            source(flags.Stream != nil, p.Stream != nil && *p.Stream != DefaultStream),
-		"max_rounds":        source(flags.MaxRounds != nil, p.MaxRounds != 0 && p.MaxRounds != DefaultMaxRounds),
-		"max_tool_calls":    source(flags.MaxToolCalls != nil, p.MaxToolCalls != 0 && p.MaxToolCalls != DefaultMaxToolCalls),
-		"max_output_tokens": source(flags.MaxOutputTokens != nil, p.MaxOutputTokens != 0),
-		"tool_timeout":      source(flags.ToolTimeout != nil, p.ToolTimeout != "" && s.ToolTimeout != DefaultToolTimeout),
-		"timeout":           source(flags.Timeout != nil, p.Timeout != ""),
-		"reasoning_context": source(flags.ReasoningContext != nil, p.ReasoningContext != "" && p.ReasoningContext != DefaultReasoningContext),
-		"params":            source(len(flags.Params) > 0, len(p.Params) > 0),
-		"context_window":    source(false, p.ContextWindow != 0),
+		"tools":               source(flags.Tools != nil, p.Tools != nil && *p.Tools != DefaultTools),
+		"dynamic_tools":       source(flags.DynamicTools != nil, p.DynamicTools != nil && *p.DynamicTools != DefaultDynamicTools),
+		"stream":              source(flags.Stream != nil, p.Stream != nil && *p.Stream != DefaultStream),
+		"max_rounds":          source(flags.MaxRounds != nil, p.MaxRounds != 0 && p.MaxRounds != DefaultMaxRounds),
+		"max_tool_calls":      source(flags.MaxToolCalls != nil, p.MaxToolCalls != 0 && p.MaxToolCalls != DefaultMaxToolCalls),
+		"max_output_tokens":   source(flags.MaxOutputTokens != nil, p.MaxOutputTokens != 0),
+		"tool_timeout":        source(flags.ToolTimeout != nil, p.ToolTimeout != "" && s.ToolTimeout != DefaultToolTimeout),
+		"timeout":             source(flags.Timeout != nil, p.Timeout != ""),
+		"reasoning_context":   source(flags.ReasoningContext != nil, p.ReasoningContext != "" && p.ReasoningContext != DefaultReasoningContext),
+		"params":              source(len(flags.Params) > 0, len(p.Params) > 0),
+		"context_window":      source(false, p.ContextWindow != 0),
+		"response_timeout":    source(flags.ResponseTimeout != nil, s.HTTPTimeouts.ResponseHeader != DefaultResponseTimeout),
+		"stream_idle_timeout": source(flags.StreamIdleTimeout != nil, s.HTTPTimeouts.IdleBody != DefaultStreamIdleTimeout),
 	}
 	if p.Prices != nil {
 		pr := *p.Prices

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tavo-cli/tavo/pkg/httpx"
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
@@ -22,10 +23,11 @@ func TestResolveRunDefaults(t *testing.T) {
 		Tools: DefaultTools, DynamicTools: DefaultDynamicTools, Stream: DefaultStream,
 		MaxRounds: DefaultMaxRounds, MaxToolCalls: DefaultMaxToolCalls, MaxOutputTokens: DefaultMaxOutputTokens,
 		ToolTimeout: DefaultToolTimeout, Timeout: DefaultTimeout, ReasoningContext: DefaultReasoningContext,
-		Sources: map[string]string{},
+		Sources:      map[string]string{},
+		HTTPTimeouts: httpx.Timeouts{ResponseHeader: DefaultResponseTimeout, IdleBody: DefaultStreamIdleTimeout},
 	}
 	for _, k := range []string{"tools", "dynamic_tools", "stream", "max_rounds", "max_tool_calls", "max_output_tokens",
-		"tool_timeout", "timeout", "reasoning_context", "params", "context_window"} {
+		"tool_timeout", "timeout", "reasoning_context", "params", "context_window", "response_timeout", "stream_idle_timeout"} {
 		want.Sources[k] = "default"
 	}
 	if !reflect.DeepEqual(s, want) {
@@ -236,6 +238,29 @@ func TestResolveRunSources(t *testing.T) {
 		"params": "flag", "stream": "default"} {
 		if got := s.Sources[k]; got != want {
 			t.Errorf("Sources[%s] = %q, want %q", k, got, want)
+		}
+	}
+}
+
+func TestResolveRunHTTPTimeouts(t *testing.T) {
+	r := &Resolved{Profile: Profile{ResponseTimeout: "1h", StreamIdleTimeout: "2h"}}
+	s, err := ResolveRun(r, RunFlags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HTTPTimeouts.ResponseHeader != time.Hour || s.HTTPTimeouts.IdleBody != 2*time.Hour {
+		t.Fatalf("profile timeouts: %+v", s.HTTPTimeouts)
+	}
+	s, err = ResolveRun(r, RunFlags{ResponseTimeout: ptr(time.Second), StreamIdleTimeout: ptr(2 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HTTPTimeouts.ResponseHeader != time.Second || s.HTTPTimeouts.IdleBody != 2*time.Second {
+		t.Fatalf("flags do not beat the profile: %+v", s.HTTPTimeouts)
+	}
+	for _, f := range []RunFlags{{ResponseTimeout: ptr(time.Duration(0))}, {StreamIdleTimeout: ptr(-time.Second)}} {
+		if _, err := ResolveRun(r, f); err == nil || !strings.Contains(err.Error(), "must be 1ms-24h") {
+			t.Errorf("ResolveRun(%+v) err = %v", f, err)
 		}
 	}
 }

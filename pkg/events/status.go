@@ -20,13 +20,22 @@ const (
 	ExitLimit         = 3
 	ExitSession       = 4
 	ExitInputRequired = 5
-	ExitInterrupted   = 130
-	ExitTerminated    = 143
+	// ExitHangup is a run stopped by SIGHUP (its terminal closed, an ssh
+	// session dropped): 128+1, as a shell reports a process the signal
+	// killed.
+	ExitHangup      = 129
+	ExitInterrupted = 130
+	// ExitClosedPipe is a command whose standard output was a pipe whose
+	// reader went away (`tavo run … | head -1`): 128+13, the status of a
+	// process killed by SIGPIPE, so `set -o pipefail` sees what it expects.
+	ExitClosedPipe = 141
+	ExitTerminated = 143
 )
 
 // ExitCodeFor returns the exit code of a run that ended with status. A
-// cancelled run gets ExitInterrupted (the runner uses ExitTerminated instead
-// when SIGTERM cancelled it). An unknown status gets ExitFailed, so a run
+// cancelled run gets ExitInterrupted (the runner uses the StopCause's code
+// instead: ExitTerminated for SIGTERM, ExitHangup for SIGHUP,
+// ExitClosedPipe when stdout was closed). An unknown status gets ExitFailed, so a run
 // never exits 0 by mistake.
 func ExitCodeFor(status string) int {
 	switch status {

@@ -2,9 +2,12 @@ package runner
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -23,7 +26,12 @@ type Driver struct {
 	cancel   func()
 	warn     func(code, msg string)
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// done holds the call_ids already answered: a second answer for one
+	// is warned about and dropped. An answer may come before its question
+	// (a script that knows the ids); one that no question ever took is
+	// warned about when the run ends (WarnUnused).
+	done     map[string]bool
 	answers  map[string]driverAnswer
 	waiters  map[string]chan driverAnswer
 	confirms map[string]string
@@ -52,6 +60,7 @@ func NewDriver(r io.Reader, cancel func(), warn func(code, msg string)) *Driver 
 		guidance: make(chan string, 64),
 		cancel:   cancel,
 		warn:     warn,
+		done:     map[string]bool{},
 		answers:  map[string]driverAnswer{},
 		waiters:  map[string]chan driverAnswer{},
 		confirms: map[string]string{},
@@ -64,20 +73,27 @@ func NewDriver(r io.Reader, cancel func(), warn func(code, msg string)) *Driver 
 // Guidance delivers guidance texts; it is closed when the input ends.
 func (d *Driver) Guidance() <-chan string { return d.guidance }
 
+// MaxLineBytes is the longest control line the driver reads. A longer line
+// is skipped with a warning (code line_too_long) and the channel goes on.
+const MaxLineBytes = 4 << 20
+
 func (d *Driver) read(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
+	lines := newLineReader(r, MaxLineBytes)
+	for {
+		line, tooLong, err := lines.next()
+		if tooLong {
+			d.warnf("line_too_long", fmt.Sprintf("skipped an input line longer than %d bytes", MaxLineBytes))
+		} else if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			var in driverLine
+			if jerr := json.Unmarshal(trimmed, &in); jerr != nil {
+				d.warnf("bad_input", "ignored an input line that is not a JSON object")
+			} else {
+				d.handle(in)
+			}
 		}
-		var in driverLine
-		if err := json.Unmarshal([]byte(line), &in); err != nil {
-			d.warnf("bad_input", "ignored an input line that is not a JSON object")
-			continue
+		if err != nil {
+			break
 		}
-		d.handle(in)
 	}
 	d.mu.Lock()
 	d.closed = true
@@ -91,6 +107,48 @@ func (d *Driver) read(r io.Reader) {
 	}
 	d.mu.Unlock()
 	close(d.guidance)
+}
+
+// lineReader splits input into lines of at most max bytes, in constant
+// memory: the rest of a longer line is read and thrown away, so one huge
+// line cannot end the channel (as bufio.Scanner's ErrTooLong would) nor
+// fill the memory.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// next returns the next line without its line ending (\n or \r\n).
+// tooLong reports a line over the limit (line is then nil). err is set at
+// the end of the input (io.EOF) or on a read error; line holds what came
+// before it.
+func (l *lineReader) next() (line []byte, tooLong bool, err error) {
+	l.buf = l.buf[:0]
+	over := false
+	for {
+		frag, ferr := l.r.ReadSlice('\n')
+		// Keep at most the limit and a line ending; drop the rest.
+		if !over {
+			if len(l.buf)+len(frag) > l.max+2 {
+				over, l.buf = true, l.buf[:0]
+			} else {
+				l.buf = append(l.buf, frag...)
+			}
+		}
+		if ferr == bufio.ErrBufferFull {
+			continue
+		}
+		line = bytes.TrimSuffix(bytes.TrimSuffix(l.buf, []byte("\n")), []byte("\r"))
+		if over || len(line) > l.max {
+			return nil, true, ferr
+		}
+		return line, false, ferr
+	}
 }
 
 func (d *Driver) handle(in driverLine) {
@@ -116,13 +174,17 @@ func (d *Driver) handle(in driverLine) {
 			return
 		}
 		d.mu.Lock()
+		defer d.mu.Unlock()
+		if !d.take("a confirm.result", in.CallID) {
+			return
+		}
 		if w, ok := d.cwaiters[in.CallID]; ok {
 			w <- in.Decision
 			delete(d.cwaiters, in.CallID)
+			d.done[in.CallID] = true
 		} else {
 			d.confirms[in.CallID] = in.Decision
 		}
-		d.mu.Unlock()
 	case "guidance":
 		if strings.TrimSpace(in.Text) == "" {
 			d.warnf("bad_input", "ignored a guidance line without text")
@@ -145,12 +207,49 @@ func (d *Driver) handle(in driverLine) {
 func (d *Driver) deliver(callID string, a driverAnswer) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if !d.take("an ask.answer", callID) {
+		return
+	}
 	if w, ok := d.waiters[callID]; ok {
 		w <- a
 		delete(d.waiters, callID)
+		d.done[callID] = true
 		return
 	}
 	d.answers[callID] = a
+}
+
+// take reports whether callID may still be answered, and warns when it
+// was answered before; the caller holds d.mu and drops the line when it
+// returns false.
+func (d *Driver) take(kind, callID string) bool {
+	if d.done[callID] {
+		d.warnf("unknown_call", fmt.Sprintf("ignored %s line for call_id %s: it was answered already", kind, strconvQuote(callID)))
+		return false
+	}
+	return true
+}
+
+// WarnUnused warns, once for each, about answers no question or
+// confirmation took: their call_id matched nothing the run asked. The run
+// calls it just before run.completed (Options.BeforeCompleted).
+func (d *Driver) WarnUnused() {
+	d.mu.Lock()
+	var lines []string
+	for id := range d.answers {
+		lines = append(lines, "an ask.answer "+strconvQuote(id))
+	}
+	for id := range d.confirms {
+		lines = append(lines, "a confirm.result "+strconvQuote(id))
+	}
+	clear(d.answers)
+	clear(d.confirms)
+	d.mu.Unlock()
+	slices.Sort(lines)
+	for _, l := range lines {
+		i := strings.LastIndexByte(l, ' ')
+		d.warnf("unknown_call", fmt.Sprintf("ignored %s line for call_id %s: the run asked nothing with that id", l[:i], l[i+1:]))
+	}
 }
 
 func (d *Driver) warnf(code, msg string) {
@@ -164,6 +263,7 @@ func (d *Driver) answer(ctx context.Context, callID string) (driverAnswer, error
 	d.mu.Lock()
 	if a, ok := d.answers[callID]; ok {
 		delete(d.answers, callID)
+		d.done[callID] = true
 		d.mu.Unlock()
 		return a, nil
 	}
@@ -216,6 +316,7 @@ func (d *Driver) decision(ctx context.Context, callID string) (string, error) {
 	d.mu.Lock()
 	if v, ok := d.confirms[callID]; ok {
 		delete(d.confirms, callID)
+		d.done[callID] = true
 		d.mu.Unlock()
 		return v, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/httpx"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
@@ -59,9 +60,12 @@ type Options struct {
 	// Guidance delivers driver guidance, added before the next model request.
 	Guidance <-chan string
 
-	Emitter   *events.Emitter
-	RunID     string
-	SessionID string
+	Emitter *events.Emitter
+	// BeforeCompleted, when set, runs just before run.completed is
+	// emitted, whatever ends the run (the driver's last warnings).
+	BeforeCompleted func()
+	RunID           string
+	SessionID       string
 	// Resume is the command that continues this session, for run.completed.
 	Resume string
 
@@ -100,11 +104,14 @@ type Result struct {
 }
 
 // StopCause is the cause a caller gives when it cancels a run's context
-// (a signal, a driver's cancel line), so the run reports the right status
-// and exit code.
+// (a signal, a driver's cancel line, output that cannot be written), so the
+// run reports the right status and exit code.
 type StopCause struct {
 	Reason   string
 	ExitCode int
+	// Status and Code are run.completed's status and error code; empty
+	// means "cancelled" for both.
+	Status, Code string
 }
 
 func (s *StopCause) Error() string { return s.Reason }
@@ -127,6 +134,14 @@ type run struct {
 	repaired   bool    // the one --schema repair was asked for
 	structured any
 	compacted  bool
+	// limit is set once the run hit --max-rounds or --max-tool-calls: the
+	// next request is its last, sent without tools, and the run ends with
+	// this status whatever the model answers.
+	limit *Result
+	// final is set while that last request is built and sent.
+	final bool
+	// ranTools is set when the latest response asked for tools.
+	ranTools bool
 }
 
 // Run executes the model loop once and always emits exactly one run.completed
@@ -141,6 +156,9 @@ func Run(ctx context.Context, opts Options) (res *Result) {
 		}
 		if err := r.store(); err != nil && res.Status == events.StatusCompleted {
 			res = r.failed("store_failed", err.Error())
+		}
+		if r.opts.BeforeCompleted != nil {
+			r.opts.BeforeCompleted()
 		}
 		r.complete(res)
 	}()
@@ -233,6 +251,15 @@ func (r *run) loop(ctx context.Context) *Result {
 			}
 		}
 		r.takeGuidance()
+		if r.limit == nil && r.round == r.opts.MaxRounds && r.ranTools {
+			// The round before asked for tools and this request is the last
+			// allowed: without tools, so the model answers with what it has.
+			r.limit = r.result(events.StatusMaxRounds, &events.ErrorInfo{
+				Code:    "max_rounds",
+				Message: fmt.Sprintf("the run reached --max-rounds %d: the last round was sent without tools (raise --max-rounds)", r.opts.MaxRounds),
+			})
+		}
+		r.final = r.limit != nil
 		r.emit(events.RoundStarted, events.RoundStartedP{Round: r.round})
 		r.requests++
 		if err := r.fitOrCompact(ctx); err != nil {
@@ -253,13 +280,24 @@ func (r *run) loop(ctx context.Context) *Result {
 				return res
 			}
 			pe := providers.AsError(err)
-			return r.failed(string(pe.Code), pe.Error())
+			res := r.failed(string(pe.Code), pe.Error())
+			var te *httpx.TimeoutError
+			if errors.As(err, &te) {
+				// A script tells a server that stopped answering from one
+				// that answered with an error without parsing the message.
+				res.Err.Details = map[string]any{"timeout": string(te.Phase)}
+			}
+			return res
 		}
 		r.usage = r.usage.Add(resp.Usage)
 		r.msgs = append(r.msgs, resp.Message)
 		r.lastText = resp.Message.Text()
 		calls := resp.Message.ToolCalls()
 		r.emitMessage(resp, calls)
+		r.ranTools = len(calls) > 0
+		if r.final {
+			return r.finalAnswer(calls)
+		}
 		if len(calls) == 0 {
 			if r.opts.Schema == nil {
 				return r.result(events.StatusCompleted, nil)
@@ -294,6 +332,22 @@ func (r *run) loop(ctx context.Context) *Result {
 			return r.failed("store_failed", err.Error())
 		}
 	}
+}
+
+// finalAnswer ends a run that hit a limit, after the last request was sent
+// without tools: its text is the answer, its status the limit's. A model
+// that asks for tools anyway gets results saying they were not run.
+func (r *run) finalAnswer(calls []providers.ToolCall) *Result {
+	if len(calls) > 0 {
+		r.answerUnrun(calls, "not run: the run reached its limit")
+	}
+	if r.opts.Schema != nil {
+		if v, err := r.opts.Schema.parse(r.lastText); err == nil {
+			r.structured = v
+		}
+	}
+	res := r.result(r.limit.Status, r.limit.Err)
+	return res
 }
 
 // checkLimits reports limits the caller left unset.
@@ -366,7 +420,11 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 		keepChain = ck.RequiresActiveChain()
 	}
 	req.Messages = selectReasoning(r.msgs, r.opts.Reasoning, r.added, keepChain)
-	req.Tools = r.visibleSpecs()
+	if r.final {
+		req.System = joinNonEmpty(req.System, finalHint)
+	} else {
+		req.Tools = r.visibleSpecs()
+	}
 	if len(req.Tools) > 0 {
 		req.System = joinNonEmpty(req.System, tools.UsageHint)
 	}
@@ -376,6 +434,10 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 	}
 	return resp, err
 }
+
+// finalHint tells the model why its last request has no tools, so that it
+// answers instead of announcing calls it cannot make.
+const finalHint = "This run has reached its limit of tool use: no more tools can be called. Answer now, as well as you can with what you have found so far."
 
 // visibleSpecs are the tools the next request carries.
 func (r *run) visibleSpecs() []providers.ToolSpec {
@@ -461,10 +523,16 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 		}
 		if r.counts.Total >= r.opts.MaxToolCalls {
 			results.Parts = append(results.Parts, unrunParts(calls[i:], "not run: the run reached its tool-call limit")...)
-			return r.result(events.StatusMaxToolCalls, &events.ErrorInfo{
+			res := r.result(events.StatusMaxToolCalls, &events.ErrorInfo{
 				Code:    "max_tool_calls",
 				Message: fmt.Sprintf("the model asked for more than %d tool calls (raise --max-tool-calls)", r.opts.MaxToolCalls),
 			})
+			if r.round >= r.opts.MaxRounds {
+				return res
+			}
+			// One more request, without tools, for the answer.
+			r.limit = res
+			return nil
 		}
 		r.counts.Total++
 		toolID := call.Name
@@ -544,7 +612,14 @@ func (r *run) stopped(ctx context.Context) *Result {
 	var sc *StopCause
 	switch {
 	case errors.As(cause, &sc):
-		res := r.result(events.StatusCancelled, &events.ErrorInfo{Code: "cancelled", Message: sc.Reason})
+		status, code := sc.Status, sc.Code
+		if status == "" {
+			status = events.StatusCancelled
+		}
+		if code == "" {
+			code = "cancelled"
+		}
+		res := r.result(status, &events.ErrorInfo{Code: code, Message: sc.Reason})
 		if sc.ExitCode != 0 {
 			res.ExitCode = sc.ExitCode
 		}

@@ -224,12 +224,14 @@ func TestMaxRoundsDoesNotRunLastCalls(t *testing.T) {
 func TestMaxToolCalls(t *testing.T) {
 	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){
 		calls(providers.ToolCall{ID: "a", Name: "echo", Arguments: `{}`}, providers.ToolCall{ID: "b", Name: "echo", Arguments: `{}`}, providers.ToolCall{ID: "c", Name: "echo", Arguments: `{}`}),
+		text("with what I have"),
 	}}
 	opts, rec := newOpts(t, p)
 	opts.MaxToolCalls = 2
 	res := Run(context.Background(), opts)
 	checkEvents(t, rec, opts.Emitter)
-	if res.Status != events.StatusMaxToolCalls || res.ExitCode != 3 || res.ToolCalls.Total != 2 {
+	// The limit is reported, and the model still answered (limits_test.go).
+	if res.Status != events.StatusMaxToolCalls || res.ExitCode != 3 || res.ToolCalls.Total != 2 || res.Text != "with what I have" {
 		t.Fatalf("result %+v", res)
 	}
 }
