@@ -129,6 +129,8 @@ type runSetup struct {
 	driver   bool
 	// vars are --var values, set in the session before the run.
 	vars map[string]json.RawMessage
+	// remember is what a new session keeps of how this run was started.
+	remember session.Config
 }
 
 // runRun is `tavo run` and `tavo session send`: flags → settings →
@@ -159,6 +161,7 @@ func runRun(o *RunOptions) error {
 		Prompt:    s.opts.Prompt.Text(),
 		Meta:      store.RunMeta{Profile: s.settings.ProfileName, Provider: string(s.settings.Protocol), Model: s.settings.Model},
 		Vars:      s.vars,
+		Config:    &s.remember,
 	})
 	if err != nil {
 		return sessionError(err, o.Session)
@@ -274,7 +277,20 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := cfg.Resolve(config.Overrides{Profile: o.Profile, Provider: o.Provider, Model: o.Model, BaseURL: o.BaseURL}, f.Getenv)
+	// A continued session runs as it was run: its stored config fills in
+	// what the flags leave out (SPEC §17).
+	flagCfg, err := flagConfig(o)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	var stored session.Config
+	if o.Session != "" {
+		if stored, err = storedSessionConfig(o.Ctx, f, o.Session); err != nil {
+			return nil, err
+		}
+	}
+	eff, fromSession := session.Layer(stored, flagCfg)
+	res, err := cfg.Resolve(eff.Overrides(), f.Getenv)
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -305,15 +321,13 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	default:
 		return nil, usageError(fmt.Errorf("invalid --input %q: the only input format is ndjson", o.Input))
 	}
-	set, err := config.ResolveRun(res, runFlags(o))
+	set, err := config.ResolveRun(res, eff.RunFlags(runFlags(o)))
 	if err != nil {
 		return nil, usageError(err)
 	}
 	s.settings = set
-	system, err := readSystem(o.System)
-	if err != nil {
-		return nil, usageError(err)
-	}
+	system := set.System
+	s.remember = session.Remembered(flagCfg, res)
 	prompt, err := readPrompt(f, o.Args, s.driver)
 	if err != nil {
 		return nil, usageError(err)
@@ -325,7 +339,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	}
 	parts = append(parts, att...)
 
-	catalog, err := runCatalog(o.Ctx, f, o.AllowTools, set.Tools, set.DynamicTools)
+	catalog, err := runCatalog(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools)
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -350,6 +364,8 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		MaxOutputTokens: set.MaxOutputTokens,
 		Params:          set.Params,
 		ContextBudget:   set.ContextBudget,
+		Started: runner.StartInfo{BaseURL: res.BaseURL, System: system, AllowTools: eff.AllowTools,
+			Sources: session.Sources(res, set, fromSession, len(flagCfg.AllowTools) > 0)},
 	}
 	if pr := set.Prices; pr != nil {
 		s.opts.Prices = &runner.Prices{InputPerMTok: pr.InputPerMTok, OutputPerMTok: pr.OutputPerMTok, CachedInputPerMTok: pr.CachedInputPerMTok}
@@ -367,6 +383,51 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		return nil, usageError(err)
 	}
 	return s, nil
+}
+
+// flagConfig is what the command line chooses of the settings a session
+// remembers: the provider choice, and the run settings whose flags were
+// given.
+func flagConfig(o *RunOptions) (session.Config, error) {
+	c := session.Config{Profile: o.Profile, Provider: o.Provider, Model: o.Model, BaseURL: o.BaseURL, AllowTools: o.AllowTools}
+	given := func(flag string, nonZero bool) bool {
+		if o.Changed == nil {
+			return nonZero
+		}
+		return o.Changed(flag)
+	}
+	if given("system", o.System != "") {
+		text, err := readSystem(o.System)
+		if err != nil {
+			return c, err
+		}
+		c.System = &text
+	}
+	if given("tools", false) {
+		c.Tools = &o.Tools
+	}
+	if given("dynamic-tools", false) {
+		c.DynamicTools = &o.DynamicTools
+	}
+	if given("reasoning-context", false) {
+		c.ReasoningContext = o.ReasoningContext
+	}
+	return c, nil
+}
+
+// storedSessionConfig reads how session id is run; an unknown session is
+// exit 4.
+func storedSessionConfig(ctx context.Context, f *Factory, id string) (session.Config, error) {
+	st, err := openStore(ctx, f)
+	if err != nil {
+		return session.Config{}, err
+	}
+	defer st.Close()
+	c, err := session.LoadConfig(ctx, st, id)
+	if err != nil {
+		return c, sessionError(err, id)
+	}
+	return c, nil
 }
 
 func readSystem(s string) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,6 +47,9 @@ type sessionRow struct {
 	ActiveRun  string       `json:"active_run,omitempty"`
 	Todos      []store.Todo `json:"todos,omitempty"`
 	Compaction *compactRow  `json:"compaction,omitempty"`
+	// Config is how the session is run (show only); absent when it keeps
+	// nothing.
+	Config *session.Config `json:"config,omitempty"`
 }
 
 type compactRow struct {
@@ -79,7 +83,7 @@ func NewCmdSessionCreate(f *Factory, runF func(*SessionCreateOptions) error) *co
 			o.Ctx = cmd.Context()
 			// An explicit --title "" stays empty, and is refused.
 			if !cmd.Flags().Changed("title") {
-				o.Title = "Untitled"
+				o.Title = session.UntitledTitle
 			}
 			return runOr(runF, sessionCreateRun, o)
 		},
@@ -221,6 +225,13 @@ func sessionShowRun(o *SessionShowOptions) error {
 	if row.Todos, err = st.Todos(ctx, s.ID); err != nil {
 		return err
 	}
+	cfg, err := session.LoadConfig(ctx, st, s.ID)
+	if err != nil {
+		return err
+	}
+	if !cfg.IsZero() {
+		row.Config = &cfg
+	}
 	if c, err := st.LatestCompaction(ctx, s.ID); err == nil {
 		row.Compaction = &compactRow{KeptFromSeq: c.KeptFromSeq, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, CreatedAt: c.CreatedAt.UTC()}
 	}
@@ -233,6 +244,9 @@ func sessionShowRun(o *SessionShowOptions) error {
 	if row.ActiveRun != "" {
 		fmt.Fprintf(w, "active run:   %s\n", row.ActiveRun)
 	}
+	if c := row.Config; c != nil {
+		printSessionConfig(w, c)
+	}
 	if c := row.Compaction; c != nil {
 		fmt.Fprintf(w, "compacted:    from seq %d, ~%d → ~%d tokens (%s)\n", c.KeptFromSeq, c.TokensBefore, c.TokensAfter, c.CreatedAt.Format(time.RFC3339))
 	}
@@ -244,6 +258,35 @@ func sessionShowRun(o *SessionShowOptions) error {
 		}
 	}
 	return nil
+}
+
+// printSessionConfig writes the settings a session keeps, one a line, in
+// the layout of `session show`; what it leaves to the profile is not shown.
+func printSessionConfig(w io.Writer, c *session.Config) {
+	line := func(label, v string) {
+		if v != "" {
+			fmt.Fprintf(w, "%-14s%s\n", label+":", v)
+		}
+	}
+	onOff := func(b *bool) string {
+		if b == nil {
+			return ""
+		}
+		return map[bool]string{true: "on", false: "off"}[*b]
+	}
+	line("profile", c.Profile)
+	line("provider", c.Provider)
+	line("model", c.Model)
+	line("base url", c.BaseURL)
+	if c.System != nil {
+		line("system", strconv.Quote(clip(*c.System, 200)))
+	}
+	line("tools", onOff(c.Tools))
+	line("allow tools", strings.Join(c.AllowTools, ", "))
+	line("dynamic tools", onOff(c.DynamicTools))
+	line("reasoning", c.ReasoningContext)
+	line("workspace", c.Workspace)
+	line("code mode", onOff(c.CodeMode))
 }
 
 // messageRow is one stored message as `session read` prints it.

@@ -62,6 +62,9 @@ type RunFlags struct {
 	// Timeout 0 means no limit even when the profile sets one.
 	Timeout          *time.Duration
 	ReasoningContext *string
+	// System is the system prompt; "" given means none even when the
+	// profile has one.
+	System *string
 	// Params are key=value pairs laid over the profile's params; a value is
 	// JSON when it parses as JSON, else a string.
 	Params []string
@@ -94,6 +97,13 @@ type RunSettings struct {
 	ContextBudget int
 	// Prices are the model's prices, nil when the profile gives none.
 	Prices *Prices
+	// System is the system prompt, "" for none.
+	System string
+	// Sources say where each setting came from, by its profile key
+	// (tools, dynamic_tools, reasoning_context, system, max_rounds, …):
+	// "flag", "profile" or "default". A caller that passes other origins
+	// through RunFlags (a session's stored settings) relabels them.
+	Sources map[string]string
 }
 
 // ResolveRun decides every run setting of r's profile under flags. Errors
@@ -141,12 +151,42 @@ func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
 	if s.Params, err = mergeParams(p.Params, flags.Params); err != nil {
 		return nil, err
 	}
+	s.System = pickString(flags.System, p.System, "")
+	// The sources look at the profile as written, before Defaults filled it.
+	raw := r.raw
+	if !r.rawSet {
+		raw = r.Profile
+	}
+	s.Sources = map[string]string{
+		"tools":             source(flags.Tools != nil, raw.Tools != nil),
+		"dynamic_tools":     source(flags.DynamicTools != nil, raw.DynamicTools != nil),
+		"stream":            source(flags.Stream != nil, raw.Stream != nil),
+		"max_rounds":        source(flags.MaxRounds != nil, raw.MaxRounds != 0),
+		"max_tool_calls":    source(flags.MaxToolCalls != nil, raw.MaxToolCalls != 0),
+		"max_output_tokens": source(flags.MaxOutputTokens != nil, raw.MaxOutputTokens != 0),
+		"tool_timeout":      source(flags.ToolTimeout != nil, raw.ToolTimeout != ""),
+		"timeout":           source(flags.Timeout != nil, raw.Timeout != ""),
+		"reasoning_context": source(flags.ReasoningContext != nil, raw.ReasoningContext != ""),
+		"system":            source(flags.System != nil, raw.System != ""),
+	}
 	s.ContextBudget = ContextBudget(s.ContextWindow, s.MaxOutputTokens)
 	if p.Prices != nil {
 		pr := *p.Prices
 		s.Prices = &pr
 	}
 	return s, nil
+}
+
+// source names where a setting came from: the flag when given, else the
+// profile when it sets one, else tavo's default.
+func source(flag, profile bool) string {
+	switch {
+	case flag:
+		return "flag"
+	case profile:
+		return "profile"
+	}
+	return "default"
 }
 
 // ContextBudget is the token budget of a request: the context window less

@@ -21,6 +21,10 @@ func TestResolveRunDefaults(t *testing.T) {
 		MaxRounds: DefaultMaxRounds, MaxToolCalls: DefaultMaxToolCalls, MaxOutputTokens: DefaultMaxOutputTokens,
 		ToolTimeout: DefaultToolTimeout, Timeout: DefaultTimeout, ReasoningContext: DefaultReasoningContext,
 	}
+	if s.Sources["tools"] != "default" || s.Sources["system"] != "default" {
+		t.Fatalf("sources %v", s.Sources)
+	}
+	s.Sources = nil
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("got %+v\nwant %+v", s, want)
 	}
@@ -30,6 +34,7 @@ func TestResolveRunDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	d.Sources = nil
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("with Profile.Defaults: got %+v\nwant %+v", d, want)
 	}
@@ -150,5 +155,35 @@ func TestProfileDefaultsUseTheConstants(t *testing.T) {
 	if p.MaxRounds != DefaultMaxRounds || p.MaxToolCalls != DefaultMaxToolCalls || p.ToolTimeoutDuration() != DefaultToolTimeout ||
 		p.ToolTimeout != "60s" || *p.Tools != DefaultTools || *p.DynamicTools != DefaultDynamicTools || *p.Stream != DefaultStream {
 		t.Fatalf("Defaults disagree with the constants: %+v", p)
+	}
+}
+
+func TestResolveRunSources(t *testing.T) {
+	c := Config{Profiles: map[string]*Profile{"w": {Model: "m", Tools: ptr(true), System: "Be brief."}}}
+	env := func(k string) string { return map[string]string{"OPENAI_API_KEY": "k"}[k] }
+	r, err := c.Resolve(Overrides{Profile: "w"}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ResolveRun(r, RunFlags{ReasoningContext: ptr("since-user")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.System != "Be brief." || !s.Tools {
+		t.Fatalf("settings %+v", s)
+	}
+	want := map[string]string{"tools": "profile", "system": "profile", "reasoning_context": "flag", "dynamic_tools": "default"}
+	for k, v := range want {
+		if s.Sources[k] != v {
+			t.Errorf("source of %s = %q, want %q", k, s.Sources[k], v)
+		}
+	}
+	if r.Sources["profile"] != "flag" || r.Sources["model"] != "profile" || r.Sources["base_url"] != "default" || r.Sources["provider"] != "profile" {
+		t.Errorf("resolve sources %v", r.Sources)
+	}
+	// --system "" clears the profile's prompt for the run.
+	s, _ = ResolveRun(r, RunFlags{System: ptr("")})
+	if s.System != "" || s.Sources["system"] != "flag" {
+		t.Errorf("system %q from %s", s.System, s.Sources["system"])
 	}
 }

@@ -11,15 +11,17 @@ import (
 // duration, warning codes and, for a failure, the error code. It never
 // holds the body, the title, a cursor or response headers.
 type AuditRecord struct {
-	Time     time.Time     `json:"time"`
-	URL      string        `json:"url"`
-	Headers  []Header      `json:"headers"`
-	FinalURL string        `json:"final_url,omitempty"`
-	Status   int           `json:"status,omitempty"`
-	MIME     string        `json:"mime,omitempty"`
-	Bytes    int64         `json:"bytes"`
-	Duration time.Duration `json:"duration"`
-	Warnings []string      `json:"warnings"`
+	Time     time.Time `json:"time"`
+	URL      string    `json:"url"`
+	Headers  []Header  `json:"headers"`
+	FinalURL string    `json:"final_url,omitempty"`
+	Status   int       `json:"status,omitempty"`
+	MIME     string    `json:"mime,omitempty"`
+	Bytes    int64     `json:"bytes"`
+	// DurationMS is how long the fetch took, in milliseconds, like every
+	// duration tavo records.
+	DurationMS int64    `json:"duration_ms"`
+	Warnings   []string `json:"warnings"`
 	// Error is the error code of a failed fetch; empty on success.
 	Error string `json:"error,omitempty"`
 }
@@ -37,15 +39,15 @@ func (f AuditorFunc) RecordFetch(ctx context.Context, rec AuditRecord) error { r
 
 func auditRecord(start time.Time, d time.Duration, req Request, st *fetchState, doc *Document, err error) AuditRecord {
 	rec := AuditRecord{
-		Time:     start.UTC(),
-		URL:      req.URL,
-		Headers:  append([]Header{}, req.Headers...),
-		FinalURL: st.finalURL,
-		Status:   st.status,
-		MIME:     st.mime,
-		Bytes:    st.bytes,
-		Duration: d,
-		Warnings: []string{},
+		Time:       start.UTC(),
+		URL:        req.URL,
+		Headers:    append([]Header{}, req.Headers...),
+		FinalURL:   st.finalURL,
+		Status:     st.status,
+		MIME:       st.mime,
+		Bytes:      st.bytes,
+		DurationMS: d.Milliseconds(),
+		Warnings:   []string{},
 	}
 	if doc != nil {
 		rec.Warnings = warningCodes(doc.Warnings)

@@ -46,7 +46,15 @@ type BindOptions struct {
 	Meta store.RunMeta
 	// Vars are chat variables set in the session before the run starts.
 	Vars map[string]json.RawMessage
+	// Config is how the session is run, stored when the session keeps
+	// none yet (its first run); nil stores nothing.
+	Config *Config
 }
+
+// UntitledTitle is the title `tavo session create` gives a session when
+// none is asked for; such a session, while it has no message, takes its
+// title from its first prompt.
+const UntitledTitle = "Untitled"
 
 // Binding is a run attached to its stored session: it holds the session's
 // lease until Finish, journals every event it is given as an events.Sink,
@@ -74,10 +82,13 @@ func Bind(ctx context.Context, st *store.Store, opts BindOptions) (*Binding, err
 		runID = ids.New("run", now)
 	}
 	sessionID := opts.SessionID
+	retitle := false
 	if sessionID != "" {
-		if _, err := st.GetSession(ctx, sessionID); err != nil {
+		s, err := st.GetSession(ctx, sessionID)
+		if err != nil {
 			return nil, sessionErr(err)
 		}
+		retitle = s.Title == UntitledTitle && s.Messages == 0 && opts.Prompt != ""
 	} else {
 		sessionID = opts.NewSessionID
 		if sessionID == "" {
@@ -98,7 +109,12 @@ func Bind(ctx context.Context, st *store.Store, opts BindOptions) (*Binding, err
 		_, err := lease.AppendMessages(ctx, round, msgs)
 		return err
 	}
-	if err := b.load(ctx, opts); err != nil {
+	err = b.load(ctx, opts)
+	if err == nil && retitle {
+		// Under the lease, so no other run can have added a message.
+		err = st.RenameSession(ctx, sessionID, store.AutoTitle(opts.Prompt))
+	}
+	if err != nil {
 		_ = b.Finish(ctx, &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed})
 		return nil, err
 	}
@@ -114,6 +130,9 @@ func (b *Binding) load(ctx context.Context, opts BindOptions) error {
 			return err
 		}
 		b.history = h
+	}
+	if err := saveConfig(ctx, b.st, sessionID, opts.Config); err != nil {
+		return fmt.Errorf("storing how session %s is run: %w", sessionID, err)
 	}
 	for name, value := range opts.Vars {
 		if err := b.st.SetVar(ctx, store.ScopeChat, sessionID, name, value); err != nil {
