@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -198,7 +199,10 @@ type RunsEventsOptions struct {
 	Ctx           context.Context
 	RunID         string
 	After, Before int64
-	Limit         int
+	// Limit 0 prints every event; a positive one prints a page.
+	Limit int
+	// Follow keeps printing events as they are journaled until the run ends.
+	Follow bool
 }
 
 // NewCmdRunsEvents builds `tavo runs events`; runF, when not nil, runs
@@ -208,7 +212,18 @@ func NewCmdRunsEvents(f *Factory, runF func(*RunsEventsOptions) error) *cobra.Co
 	c := &cobra.Command{
 		Use:   "events RUN",
 		Short: "Print a run's events exactly as they were streamed (NDJSON)",
-		Args:  cobra.ExactArgs(1),
+		Long: `Print a run's events exactly as they were streamed, one NDJSON line each.
+
+Without --limit every event is printed (streamed, in constant memory). --limit N
+prints one page: the N events after --after-seq, or the N just before
+--before-seq; when the page is cut, stderr says how to get the next one.
+
+--follow prints the events as they are journaled, by whichever tavo process runs
+the run, and ends after run.completed (or when the run ends without one: its
+process died). A finished run is printed whole and the command ends.`,
+		Example: `  tavo runs events run_01J… | jq -c 'select(.type=="tool.call")'
+  tavo runs events run_01J… --follow --after-seq 12`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx, opts.RunID = cmd.Context(), args[0]
 			return runOr(runF, runsEventsRun, opts)
@@ -216,14 +231,20 @@ func NewCmdRunsEvents(f *Factory, runF func(*RunsEventsOptions) error) *cobra.Co
 	}
 	c.Flags().Int64Var(&opts.After, "after-seq", 0, "only events after this seq")
 	c.Flags().Int64Var(&opts.Before, "before-seq", 0, "only events before this seq (0: no bound)")
-	c.Flags().IntVar(&opts.Limit, "limit", 500, "most events, 1-500")
+	c.Flags().IntVar(&opts.Limit, "limit", 0, "print one page of at most this many events, 1-500 (default: all)")
+	c.Flags().BoolVarP(&opts.Follow, "follow", "f", false, "print events as they are journaled until the run ends")
 	return c
 }
 
 func runsEventsRun(opts *RunsEventsOptions) error {
 	f := opts.Factory
-	if err := checkLimit(opts.Limit, 500); err != nil {
-		return err
+	if opts.Limit != 0 {
+		if err := checkLimit(opts.Limit, store.MaxEventPage); err != nil {
+			return err
+		}
+	}
+	if opts.Follow && (opts.Limit != 0 || opts.Before != 0) {
+		return usageError(errors.New("--follow prints every event to the end: it takes --after-seq, not --limit or --before-seq"))
 	}
 	var jq *cli.JQ
 	if f.JQ != "" {
@@ -232,42 +253,107 @@ func runsEventsRun(opts *RunsEventsOptions) error {
 			return usageError(err)
 		}
 	}
-	st, err := openStore(opts.Ctx, f)
+	ctx := opts.Ctx
+	if opts.Follow {
+		var stop context.CancelFunc
+		ctx, stop = signalContext(ctx)
+		defer stop()
+	}
+	st, err := openStore(ctx, f)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if _, err := st.GetRun(opts.Ctx, opts.RunID); err != nil {
+	if _, err := st.GetRun(ctx, opts.RunID); err != nil {
 		return runError(err, opts.RunID)
 	}
-	lines, err := st.Events(opts.Ctx, opts.RunID, opts.After, opts.Before, opts.Limit)
-	if err != nil {
-		return err
-	}
-	for _, line := range lines {
+	// Lines go out through one buffer, flushed after each read of the
+	// journal, so a follower sees each batch at once and a long journal
+	// costs few writes.
+	w := bufio.NewWriterSize(f.IO.Out, 64<<10)
+	print := func(e store.EventRow) error {
 		if jq != nil {
 			var v any
-			if err := json.Unmarshal(line, &v); err != nil {
+			if err := json.Unmarshal(e.Line, &v); err != nil {
 				return err
 			}
-			if err := jq.Apply(f.IO.Out, v); err != nil {
-				return err
-			}
-			continue
+			return jq.Apply(w, v)
 		}
-		if _, err := f.IO.Out.Write(withNewline(line)); err != nil {
+		if _, err := w.Write(e.Line); err != nil {
 			return err
 		}
+		return w.WriteByte('\n')
 	}
-	return nil
+	switch {
+	case opts.Follow:
+		err = st.FollowEvents(ctx, opts.RunID, opts.After, 0, func(e store.EventRow) error {
+			if err := print(e); err != nil {
+				return err
+			}
+			// Flush per event: a follower is waiting for each one.
+			return w.Flush()
+		})
+		if ctx.Err() != nil {
+			err = nil // stopped by a signal: what was printed stands
+		}
+	case opts.Limit == 0:
+		_, err = st.ScanEvents(ctx, opts.RunID, opts.After, opts.Before, print)
+	default:
+		err = printEventPage(ctx, st, opts, print)
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
-// withNewline ends a journal line with exactly one newline.
-func withNewline(b []byte) []byte {
-	if len(b) > 0 && b[len(b)-1] == '\n' {
-		return b
+// printEventPage prints one --limit page and says on stderr when there
+// is more beyond it in the direction of paging.
+func printEventPage(ctx context.Context, st *store.Store, opts *RunsEventsOptions, print func(store.EventRow) error) error {
+	f := opts.Factory
+	if opts.Before > 0 {
+		lines, err := st.Events(ctx, opts.RunID, opts.After, opts.Before, opts.Limit)
+		if err != nil {
+			return err
+		}
+		var first int64
+		for i, line := range lines {
+			var e struct {
+				Seq  int64  `json:"seq"`
+				Type string `json:"type"`
+			}
+			_ = json.Unmarshal(line, &e)
+			if i == 0 {
+				first = e.Seq
+			}
+			if err := print(store.EventRow{Seq: e.Seq, Type: e.Type, Line: line}); err != nil {
+				return err
+			}
+		}
+		if len(lines) == opts.Limit && first > opts.After+1 && !f.Quiet {
+			fmt.Fprintf(f.IO.ErrOut, "tavo: page cut at %d events; older: --before-seq %d\n", opts.Limit, first)
+		}
+		return nil
 	}
-	return append(b, '\n')
+	n, cut := 0, false
+	var last int64
+	errFull := errors.New("page full")
+	_, err := st.ScanEvents(ctx, opts.RunID, opts.After, 0, func(e store.EventRow) error {
+		if n == opts.Limit {
+			cut = true
+			return errFull
+		}
+		n++
+		last = e.Seq
+		return print(e)
+	})
+	if err != nil && !errors.Is(err, errFull) {
+		return err
+	}
+	if cut && !f.Quiet {
+		fmt.Fprintf(f.IO.ErrOut, "tavo: page cut at %d events; more: --after-seq %d\n", opts.Limit, last)
+	}
+	return nil
 }
 
 // RunsCancelOptions are the inputs of `tavo runs cancel`.
