@@ -51,6 +51,10 @@ type RunOptions struct {
 	Schema                            string
 	Yes                               bool
 	Vars                              []string
+	// ResumeRun continues that run (tavo runs resume) instead of sending
+	// a prompt; Answer answers the question it waits on.
+	ResumeRun string
+	Answer    string
 }
 
 const runExitCodes = `Exit codes:
@@ -157,13 +161,18 @@ func runRun(o *RunOptions) error {
 	}
 	defer st.Close()
 	bound, err := session.Bind(ctx, st, session.BindOptions{
-		SessionID: o.Session,
-		Prompt:    s.opts.Prompt.Text(),
-		Meta:      store.RunMeta{Profile: s.settings.ProfileName, Provider: string(s.settings.Protocol), Model: s.settings.Model},
-		Vars:      s.vars,
-		Config:    &s.remember,
+		SessionID:     o.Session,
+		Prompt:        s.opts.Prompt.Text(),
+		Meta:          store.RunMeta{Profile: s.settings.ProfileName, Provider: string(s.settings.Protocol), Model: s.settings.Model},
+		Vars:          s.vars,
+		Config:        &s.remember,
+		PromptMessage: s.opts.Prompt,
+		ResumeFrom:    o.ResumeRun,
 	})
 	if err != nil {
+		if session.IsCannotResume(err) {
+			return usageError(err)
+		}
 		return sessionError(err, o.Session)
 	}
 	bound.Configure(&s.opts)
@@ -183,10 +192,13 @@ func runRun(o *RunOptions) error {
 		})
 		src.Driver = d
 		s.opts.Guidance = d.Guidance()
-	} else if !promptFromStdin(f, o.Args) && !f.IO.IsStdinTTY() {
+	} else if (o.ResumeRun != "" || !promptFromStdin(f, o.Args)) && !f.IO.IsStdinTTY() {
 		src.Stdin = f.IO.In
 	}
 	s.opts.Asker = runner.NewAsker(s.ask, src)
+	if id := bound.PendingQuestion(); id != "" && o.Answer != "" {
+		s.opts.Asker = runner.PresetAnswer(id, o.Answer, s.opts.Asker)
+	}
 	s.opts.Confirmer = runner.NewConfirmer(o.Yes, src)
 
 	res := runner.Run(ctx, s.opts)
@@ -277,6 +289,11 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.ResumeRun != "" {
+		if err := checkResume(o); err != nil {
+			return nil, err
+		}
+	}
 	// A continued session runs as it was run: its stored config fills in
 	// what the flags leave out (SPEC §17).
 	flagCfg, err := flagConfig(o)
@@ -328,16 +345,20 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	s.settings = set
 	system := set.System
 	s.remember = session.Remembered(flagCfg, res)
-	prompt, err := readPrompt(f, o.Args, s.driver)
-	if err != nil {
-		return nil, usageError(err)
+	var parts []providers.Part
+	if o.ResumeRun == "" {
+		// A resumed run sends no new prompt: it continues the stored one.
+		prompt, err := readPrompt(f, o.Args, s.driver)
+		if err != nil {
+			return nil, usageError(err)
+		}
+		parts = []providers.Part{{Type: providers.PartText, Text: prompt}}
+		att, err := attachments(o.Attach)
+		if err != nil {
+			return nil, usageError(err)
+		}
+		parts = append(parts, att...)
 	}
-	parts := []providers.Part{{Type: providers.PartText, Text: prompt}}
-	att, err := attachments(o.Attach)
-	if err != nil {
-		return nil, usageError(err)
-	}
-	parts = append(parts, att...)
 
 	catalog, err := runCatalog(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools)
 	if err != nil {
@@ -352,7 +373,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		ProfileName:     set.ProfileName,
 		Model:           set.Model,
 		System:          system,
-		Prompt:          providers.Message{Role: providers.RoleUser, Parts: parts},
+		Prompt:          promptMessage(parts),
 		Catalog:         catalog,
 		ToolsEnabled:    set.Tools,
 		DynamicTools:    set.DynamicTools,
@@ -383,6 +404,44 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		return nil, usageError(err)
 	}
 	return s, nil
+}
+
+// promptMessage is the user message of parts; none for a resumed run.
+func promptMessage(parts []providers.Part) providers.Message {
+	if len(parts) == 0 {
+		return providers.Message{}
+	}
+	return providers.Message{Role: providers.RoleUser, Parts: parts}
+}
+
+// checkResume refuses, before anything starts, a resume that cannot be
+// (exit 2, with why) and points o at the run's session.
+func checkResume(o *RunOptions) error {
+	if len(o.Args) > 0 || len(o.Attach) > 0 {
+		return usageError(errors.New("a resumed run takes no prompt or --attach: it continues where the run stopped; use `tavo session send` for a new prompt"))
+	}
+	if o.Answer != "" && o.Input != "" {
+		return usageError(errors.New("--answer and --input ndjson both answer the question: give one"))
+	}
+	st, err := openStore(o.Ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, err := session.CheckResumable(o.Ctx, st, o.ResumeRun)
+	switch {
+	case session.IsCannotResume(err):
+		return usageError(err)
+	case errors.Is(err, store.ErrNotFound):
+		return usageError(fmt.Errorf("no run %q (see `tavo runs list`)", o.ResumeRun))
+	case err != nil:
+		return err
+	}
+	if o.Answer != "" && r.Status != events.StatusInputRequired {
+		return usageError(fmt.Errorf("--answer is for a run that ended input_required; run %s was %s", r.ID, r.Status))
+	}
+	o.Session = r.SessionID
+	return nil
 }
 
 // flagConfig is what the command line chooses of the settings a session

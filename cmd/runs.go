@@ -18,9 +18,10 @@ import (
 func NewCmdRuns(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "runs",
-		Short: "List, inspect, replay, cancel and prune runs",
+		Short: "List, inspect, follow, resume, cancel and prune runs",
 	}
-	c.AddCommand(NewCmdRunsList(f, nil), NewCmdRunsShow(f, nil), NewCmdRunsEvents(f, nil), NewCmdRunsCancel(f, nil), NewCmdRunsPrune(f, nil))
+	c.AddCommand(NewCmdRunsList(f, nil), NewCmdRunsShow(f, nil), NewCmdRunsEvents(f, nil), NewCmdRunsCancel(f, nil), NewCmdRunsPrune(f, nil),
+		NewCmdRunsResume(f, nil))
 	return c
 }
 
@@ -354,6 +355,46 @@ func printEventPage(ctx context.Context, st *store.Store, opts *RunsEventsOption
 		fmt.Fprintf(f.IO.ErrOut, "tavo: page cut at %d events; more: --after-seq %d\n", opts.Limit, last)
 	}
 	return nil
+}
+
+// NewCmdRunsResume builds `tavo runs resume`, which runs like `tavo session
+// send` on the run's session, from where the run stopped. runF, when not
+// nil, runs instead of runRun (for tests).
+func NewCmdRunsResume(f *Factory, runF func(*RunOptions) error) *cobra.Command {
+	o := &RunOptions{Factory: f}
+	c := &cobra.Command{
+		Use:   "resume RUN [--answer TEXT | --input ndjson]",
+		Short: "Continue a run that ended input_required or interrupted, as a new run",
+		Long: `Continue a run, as a new run in the same session whose run.started carries
+resumed_from:
+
+  input_required  the question it stopped on is asked again, with the same
+                  call_id: --answer TEXT answers it (an option's number, label
+                  or value, or free text), --input ndjson lets a driver answer
+                  it, else --ask decides as for tavo run. The calls after it
+                  in the same round run then, and the model goes on.
+  interrupted     its process died; the run goes on from its last complete
+                  round (a half round was never stored, so it is never
+                  replayed), or from its prompt when no round completed.
+
+Any other run is refused with exit 2 and the reason: one still running, one
+that ended another way, one already resumed, or one whose session has had a
+run since. The session's stored settings apply, and the flags of tavo run
+override them for this run only.
+
+` + runExitCodes,
+		Example: `  tavo runs resume run_01J… --answer staging
+  tavo runs resume run_01J… --input ndjson < answers.ndjson
+  tavo runs resume run_01J…            # an interrupted run`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Ctx, o.ResumeRun, o.Changed = cmd.Context(), args[0], cmd.Flags().Changed
+			return runOr(runF, runRun, o)
+		},
+	}
+	addRunFlags(c, o)
+	c.Flags().StringVar(&o.Answer, "answer", "", "answer to the question the run stopped on")
+	return c
 }
 
 // RunsCancelOptions are the inputs of `tavo runs cancel`.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
 // StartInfo is what run.started reports beyond the run's own options.
@@ -57,4 +58,32 @@ func (r *run) takeCarried() []providers.Part {
 	c := r.carried
 	r.carried = nil
 	return c
+}
+
+// PresetAnswer answers the question of call callID with text (tavo runs
+// resume --answer), matched against its options as a typed answer would
+// be; a text that fits none of the options of a closed question cancels it.
+// Every other question goes to next.
+func PresetAnswer(callID, text string, next tools.Asker) tools.Asker {
+	return &presetAsker{callID: callID, text: text, next: next}
+}
+
+type presetAsker struct {
+	callID, text string
+	next         tools.Asker
+}
+
+func (a *presetAsker) Ask(ctx context.Context, q tools.Question) (tools.Answer, error) {
+	if q.CallID != a.callID {
+		if a.next == nil {
+			return tools.Answer{Status: tools.StatusCancelled, Via: "none"}, nil
+		}
+		return a.next.Ask(ctx, q)
+	}
+	ans, ok := tools.MatchAnswer(q, a.text)
+	if !ok {
+		return tools.Answer{Status: tools.StatusCancelled, Via: "flag"}, nil
+	}
+	ans.Via = "flag"
+	return ans, nil
 }
