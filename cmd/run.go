@@ -21,6 +21,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
+	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
 // RunOptions are the inputs of `tavo run` and `tavo session send`.
@@ -50,7 +51,9 @@ type RunOptions struct {
 	Session                           string
 	Schema                            string
 	Yes                               bool
-	Vars                              []string
+	// Vars are run-local variables (--var), SetVars chat variables
+	// stored in the session (--set-var).
+	Vars, SetVars []string
 	// ResumeRun continues that run (tavo runs resume) instead of sending
 	// a prompt; Answer answers the question it waits on.
 	ResumeRun string
@@ -119,7 +122,8 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", config.DefaultMaxOutputTokens, "limit the answer's tokens (0: the profile's or the provider's default)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "allow every tool that asks for confirmation")
-	fl.StringArrayVar(&o.Vars, "var", nil, "set a chat variable of the run's session, key=value (value JSON when it parses; repeatable)")
+	fl.StringArrayVar(&o.Vars, "var", nil, "run-local variable key=value, seen by the variable tools in this run only, never stored (value JSON when it parses; repeatable)")
+	fl.StringArrayVar(&o.SetVars, "set-var", nil, "store a chat variable of the run's session before the run, key=value (value JSON when it parses; repeatable)")
 	fl.StringVar(&o.Schema, "schema", "", "JSON Schema FILE the final answer must match; the parsed value is run.completed.structured")
 }
 
@@ -131,8 +135,10 @@ type runSetup struct {
 	jq       *cli.JQ
 	ask      runner.AskMode
 	driver   bool
-	// vars are --var values, set in the session before the run.
-	vars map[string]json.RawMessage
+	// vars are --set-var values, set in the session before the run;
+	// runVars the --var values, this run's only.
+	vars    map[string]json.RawMessage
+	runVars map[string]json.RawMessage
 	// remember is what a new session keeps of how this run was started.
 	remember session.Config
 }
@@ -201,7 +207,8 @@ func runRun(o *RunOptions) error {
 	}
 	s.opts.Confirmer = runner.NewConfirmer(o.Yes, src)
 
-	res := runner.Run(ctx, s.opts)
+	// Run-local variables travel with the run's context to every tool call.
+	res := runner.Run(state.WithRunVars(ctx, state.NewRunVars(s.runVars)), s.opts)
 	err = bound.Finish(ctx, res)
 	if cerr := st.Close(); err == nil {
 		err = cerr
@@ -400,7 +407,10 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 			return nil, usageError(fmt.Errorf("--schema %s: %w", o.Schema, err))
 		}
 	}
-	if s.vars, err = parseVars(o.Vars); err != nil {
+	if s.vars, err = parseVars("--set-var", o.SetVars); err != nil {
+		return nil, usageError(err)
+	}
+	if s.runVars, err = parseVars("--var", o.Vars); err != nil {
 		return nil, usageError(err)
 	}
 	return s, nil
@@ -540,17 +550,17 @@ func schemaName(path string) string {
 	return b.String()
 }
 
-// parseVars reads --var key=value flags: the value is JSON when it parses,
-// else a string.
-func parseVars(flags []string) (map[string]json.RawMessage, error) {
+// parseVars reads key=value flags (--var, --set-var): the value is JSON
+// when it parses, else a string.
+func parseVars(flag string, flags []string) (map[string]json.RawMessage, error) {
 	vars := map[string]json.RawMessage{}
 	for _, kv := range flags {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return nil, fmt.Errorf("invalid --var %q: want name=value", kv)
+			return nil, fmt.Errorf("invalid %s %q: want name=value", flag, kv)
 		}
 		if err := store.CheckVarName(k); err != nil {
-			return nil, fmt.Errorf("invalid --var %q: %w", kv, err)
+			return nil, fmt.Errorf("invalid %s %q: %w", flag, kv, err)
 		}
 		raw := []byte(v)
 		if !json.Valid(raw) {
@@ -558,7 +568,7 @@ func parseVars(flags []string) (map[string]json.RawMessage, error) {
 		}
 		val, _, err := store.PrepareValue(raw)
 		if err != nil {
-			return nil, fmt.Errorf("invalid --var %q: %w", kv, err)
+			return nil, fmt.Errorf("invalid %s %q: %w", flag, kv, err)
 		}
 		vars[k] = val
 	}
