@@ -29,6 +29,8 @@ type Config struct {
 	Tools map[string]*CommandTool `toml:"tools,omitempty"`
 	// MCP are MCP servers, by server name (SPEC §9).
 	MCP map[string]*MCPServer `toml:"mcp,omitempty"`
+	// Retention says how long runs, journals and audit rows are kept.
+	Retention Retention `toml:"retention,omitempty"`
 
 	path string
 }
