@@ -49,7 +49,7 @@ func TestRetentionRemovesWhatIsDue(t *testing.T) {
 	now := clk.now()
 	seedRuns(t, s, 10, 2, now, 100*24*time.Hour) // 10 runs 100 days old
 	mustSession(t, s, "ses_new")
-	l := mustBegin(t, s, "run_live", "ses_new")          // running: never touched
+	l := mustBegin(t, s, "run_live", "ses_new")             // running: never touched
 	s.write(ctxb(), "old running", func(tx *sql.Tx) error { // even when old
 		_, err := tx.Exec(`UPDATE runs SET started_at = ? WHERE id = 'run_live'`, toNS(now.Add(-200*24*time.Hour)))
 		return err
