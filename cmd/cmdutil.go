@@ -65,6 +65,7 @@ func openStore(ctx context.Context, f *Factory) (*store.Store, error) {
 	if err != nil {
 		return nil, &ExitError{Code: events.ExitFailed, Err: err}
 	}
+	applyRetention(ctx, f, st)
 	return st, nil
 }
 

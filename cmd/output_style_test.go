@@ -140,9 +140,10 @@ func isDataPath(p string) bool {
 // rawOutput are the commands whose -o json prints data as it was stored,
 // not an object of tavo's, with the reason.
 var rawOutput = map[string]string{
-	"tavo file get":   "prints the file's content",
-	"tavo var get":    "prints the variable's value",
-	"tavo completion": "prints a shell script",
+	"tavo file get":    "prints the file's content",
+	"tavo var get":     "prints the variable's value",
+	"tavo completion":  "prints a shell script",
+	"tavo runs resume": "a run, whose -o json is tavo run's (checked there)",
 }
 
 // namedKeys are the commands whose -o json is an object keyed by names a
@@ -154,6 +155,7 @@ var namedKeys = map[string]bool{"tavo var ls": true}
 func (e *styleEnv) jsonCases() map[string][]string {
 	return map[string][]string{
 		"tavo completion":          {"bash"},
+		"tavo runs resume":         {},
 		"tavo doctor":              {},
 		"tavo fetch":               {e.web + "/page.html"},
 		"tavo file exists":         {"notes.txt"},

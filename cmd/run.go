@@ -21,6 +21,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
+	"github.com/tavo-cli/tavo/pkg/tools/state"
 )
 
 // RunOptions are the inputs of `tavo run` and `tavo session send`.
@@ -51,7 +52,13 @@ type RunOptions struct {
 	Session                           string
 	Schema                            string
 	Yes                               bool
-	Vars                              []string
+	// Vars are run-local variables (--var), SetVars chat variables
+	// stored in the session (--set-var).
+	Vars, SetVars []string
+	// ResumeRun continues that run (tavo runs resume) instead of sending
+	// a prompt; Answer answers the question it waits on.
+	ResumeRun string
+	Answer    string
 }
 
 const runExitCodes = `Exit codes:
@@ -126,7 +133,8 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", config.DefaultMaxOutputTokens, "limit the answer's tokens (0: the profile's or the provider's default)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "allow every tool that asks for confirmation")
-	fl.StringArrayVar(&o.Vars, "var", nil, "set a chat variable of the run's session, key=value (value JSON when it parses; repeatable)")
+	fl.StringArrayVar(&o.Vars, "var", nil, "run-local variable key=value, seen by the variable tools in this run only, never stored (value JSON when it parses; repeatable)")
+	fl.StringArrayVar(&o.SetVars, "set-var", nil, "store a chat variable of the run's session before the run, key=value (value JSON when it parses; repeatable)")
 	fl.StringVar(&o.Schema, "schema", "", "JSON Schema FILE the final answer must match; the parsed value is run.completed.structured")
 }
 
@@ -138,8 +146,12 @@ type runSetup struct {
 	jq       *cli.JQ
 	ask      runner.AskMode
 	driver   bool
-	// vars are --var values, set in the session before the run.
-	vars map[string]json.RawMessage
+	// vars are --set-var values, set in the session before the run;
+	// runVars the --var values, this run's only.
+	vars    map[string]json.RawMessage
+	runVars map[string]json.RawMessage
+	// remember is what a new session keeps of how this run was started.
+	remember session.Config
 }
 
 // runRun is `tavo run` and `tavo session send`: flags → settings →
@@ -166,12 +178,18 @@ func runRun(o *RunOptions) error {
 	}
 	defer st.Close()
 	bound, err := session.Bind(ctx, st, session.BindOptions{
-		SessionID: o.Session,
-		Prompt:    s.opts.Prompt.Text(),
-		Meta:      store.RunMeta{Profile: s.settings.ProfileName, Provider: string(s.settings.Protocol), Model: s.settings.Model},
-		Vars:      s.vars,
+		SessionID:     o.Session,
+		Prompt:        s.opts.Prompt.Text(),
+		Meta:          store.RunMeta{Profile: s.settings.ProfileName, Provider: string(s.settings.Protocol), Model: s.settings.Model},
+		Vars:          s.vars,
+		Config:        &s.remember,
+		PromptMessage: s.opts.Prompt,
+		ResumeFrom:    o.ResumeRun,
 	})
 	if err != nil {
+		if session.IsCannotResume(err) {
+			return usageError(err)
+		}
 		return sessionError(err, o.Session)
 	}
 	bound.Configure(&s.opts)
@@ -193,13 +211,17 @@ func runRun(o *RunOptions) error {
 		src.Driver = d
 		s.opts.Guidance = d.Guidance()
 		s.opts.BeforeCompleted = d.WarnUnused
-	} else if !promptFromStdin(f, o.Args) && !f.IO.IsStdinTTY() {
+	} else if (o.ResumeRun != "" || !promptFromStdin(f, o.Args)) && !f.IO.IsStdinTTY() {
 		src.Stdin = f.IO.In
 	}
 	s.opts.Asker = runner.NewAsker(s.ask, src)
+	if id := bound.PendingQuestion(); id != "" && o.Answer != "" {
+		s.opts.Asker = runner.PresetAnswer(id, o.Answer, s.opts.Asker)
+	}
 	s.opts.Confirmer = runner.NewConfirmer(o.Yes, src)
 
-	res := runner.Run(ctx, s.opts)
+	// Run-local variables travel with the run's context to every tool call.
+	res := runner.Run(state.WithRunVars(ctx, state.NewRunVars(s.runVars)), s.opts)
 	err = bound.Finish(ctx, res)
 	if cerr := st.Close(); err == nil {
 		err = cerr
@@ -325,7 +347,25 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := cfg.Resolve(config.Overrides{Profile: o.Profile, Provider: o.Provider, Model: o.Model, BaseURL: o.BaseURL}, f.Getenv)
+	if o.ResumeRun != "" {
+		if err := checkResume(o); err != nil {
+			return nil, err
+		}
+	}
+	// A continued session runs as it was run: its stored config fills in
+	// what the flags leave out (SPEC §17).
+	flagCfg, err := flagConfig(o)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	var stored session.Config
+	if o.Session != "" {
+		if stored, err = storedSessionConfig(o.Ctx, f, o.Session); err != nil {
+			return nil, err
+		}
+	}
+	eff, fromSession := session.Layer(stored, flagCfg)
+	res, err := cfg.Resolve(eff.Overrides(), f.Getenv)
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -355,28 +395,34 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err := allowListFlags(o, &rf); err != nil {
 		return nil, usageError(err)
 	}
+	// The session's stored settings fill in what no flag set; --tool then
+	// still turns tools on with every allowed tool in the first request.
+	rf = eff.RunFlags(rf)
+	_ = allowListFlags(o, &rf)
 	set, err := config.ResolveRun(res, rf)
 	if err != nil {
 		return nil, usageError(err)
 	}
 	s.settings = set
 	verboseRunSettings(f, res, set)
-	system, err := readSystem(o.System)
-	if err != nil {
-		return nil, usageError(err)
+	system := set.System
+	s.remember = session.Remembered(flagCfg, res)
+	var parts []providers.Part
+	if o.ResumeRun == "" {
+		// A resumed run sends no new prompt: it continues the stored one.
+		prompt, err := readPrompt(f, o.Args, s.driver)
+		if err != nil {
+			return nil, usageError(err)
+		}
+		parts = []providers.Part{{Type: providers.PartText, Text: prompt}}
+		att, err := attachments(o.Attach)
+		if err != nil {
+			return nil, usageError(err)
+		}
+		parts = append(parts, att...)
 	}
-	prompt, err := readPrompt(f, o.Args, s.driver)
-	if err != nil {
-		return nil, usageError(err)
-	}
-	parts := []providers.Part{{Type: providers.PartText, Text: prompt}}
-	att, err := attachments(o.Attach)
-	if err != nil {
-		return nil, usageError(err)
-	}
-	parts = append(parts, att...)
 
-	catalog, err := runCatalog(o.Ctx, f, o.AllowTools, set.Tools, set.DynamicTools)
+	catalog, err := runCatalog(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools)
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -391,7 +437,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		ProfileName:     set.ProfileName,
 		Model:           set.Model,
 		System:          system,
-		Prompt:          providers.Message{Role: providers.RoleUser, Parts: parts},
+		Prompt:          promptMessage(parts),
 		Catalog:         catalog,
 		ToolsEnabled:    set.Tools,
 		DynamicTools:    set.DynamicTools,
@@ -403,6 +449,8 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		MaxOutputTokens: set.MaxOutputTokens,
 		Params:          set.Params,
 		ContextBudget:   set.ContextBudget,
+		Started: runner.StartInfo{BaseURL: res.BaseURL, System: system, AllowTools: eff.AllowTools,
+			Sources: session.Sources(res, set, fromSession, len(flagCfg.AllowTools) > 0)},
 	}
 	if pr := set.Prices; pr != nil {
 		s.opts.Prices = &runner.Prices{InputPerMTok: pr.InputPerMTok, OutputPerMTok: pr.OutputPerMTok, CachedInputPerMTok: pr.CachedInputPerMTok}
@@ -412,10 +460,96 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 			return nil, usageError(fmt.Errorf("--schema %s: %w", o.Schema, err))
 		}
 	}
-	if s.vars, err = parseVars(o.Vars); err != nil {
+	if s.vars, err = parseVars("--set-var", o.SetVars); err != nil {
+		return nil, usageError(err)
+	}
+	if s.runVars, err = parseVars("--var", o.Vars); err != nil {
 		return nil, usageError(err)
 	}
 	return s, nil
+}
+
+// promptMessage is the user message of parts; none for a resumed run.
+func promptMessage(parts []providers.Part) providers.Message {
+	if len(parts) == 0 {
+		return providers.Message{}
+	}
+	return providers.Message{Role: providers.RoleUser, Parts: parts}
+}
+
+// checkResume refuses, before anything starts, a resume that cannot be
+// (exit 2, with why) and points o at the run's session.
+func checkResume(o *RunOptions) error {
+	if len(o.Args) > 0 || len(o.Attach) > 0 {
+		return usageError(errors.New("a resumed run takes no prompt or --attach: it continues where the run stopped; use `tavo session send` for a new prompt"))
+	}
+	if o.Answer != "" && o.Input != "" {
+		return usageError(errors.New("--answer and --input ndjson both answer the question: give one"))
+	}
+	st, err := openStore(o.Ctx, o.Factory)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, err := session.CheckResumable(o.Ctx, st, o.ResumeRun)
+	switch {
+	case session.IsCannotResume(err):
+		return usageError(err)
+	case errors.Is(err, store.ErrNotFound):
+		return usageError(fmt.Errorf("no run %q (see `tavo runs list`)", o.ResumeRun))
+	case err != nil:
+		return err
+	}
+	if o.Answer != "" && r.Status != events.StatusInputRequired {
+		return usageError(fmt.Errorf("--answer is for a run that ended input_required; run %s was %s", r.ID, r.Status))
+	}
+	o.Session = r.SessionID
+	return nil
+}
+
+// flagConfig is what the command line chooses of the settings a session
+// remembers: the provider choice, and the run settings whose flags were
+// given.
+func flagConfig(o *RunOptions) (session.Config, error) {
+	c := session.Config{Profile: o.Profile, Provider: o.Provider, Model: o.Model, BaseURL: o.BaseURL, AllowTools: o.AllowTools}
+	given := func(flag string, nonZero bool) bool {
+		if o.Changed == nil {
+			return nonZero
+		}
+		return o.Changed(flag)
+	}
+	if given("system", o.System != "") {
+		text, err := readSystem(o.System)
+		if err != nil {
+			return c, err
+		}
+		c.System = &text
+	}
+	if given("tools", false) {
+		c.Tools = &o.Tools
+	}
+	if given("dynamic-tools", false) {
+		c.DynamicTools = &o.DynamicTools
+	}
+	if given("reasoning-context", false) {
+		c.ReasoningContext = o.ReasoningContext
+	}
+	return c, nil
+}
+
+// storedSessionConfig reads how session id is run; an unknown session is
+// exit 4.
+func storedSessionConfig(ctx context.Context, f *Factory, id string) (session.Config, error) {
+	st, err := openStore(ctx, f)
+	if err != nil {
+		return session.Config{}, err
+	}
+	defer st.Close()
+	c, err := session.LoadConfig(ctx, st, id)
+	if err != nil {
+		return c, sessionError(err, id)
+	}
+	return c, nil
 }
 
 func readSystem(s string) (string, error) {
@@ -469,17 +603,17 @@ func schemaName(path string) string {
 	return b.String()
 }
 
-// parseVars reads --var key=value flags: the value is JSON when it parses,
-// else a string.
-func parseVars(flags []string) (map[string]json.RawMessage, error) {
+// parseVars reads key=value flags (--var, --set-var): the value is JSON
+// when it parses, else a string.
+func parseVars(flag string, flags []string) (map[string]json.RawMessage, error) {
 	vars := map[string]json.RawMessage{}
 	for _, kv := range flags {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return nil, fmt.Errorf("invalid --var %q: want name=value", kv)
+			return nil, fmt.Errorf("invalid %s %q: want name=value", flag, kv)
 		}
 		if err := store.CheckVarName(k); err != nil {
-			return nil, fmt.Errorf("invalid --var %q: %w", kv, err)
+			return nil, fmt.Errorf("invalid %s %q: %w", flag, kv, err)
 		}
 		raw := []byte(v)
 		if !json.Valid(raw) {
@@ -487,7 +621,7 @@ func parseVars(flags []string) (map[string]json.RawMessage, error) {
 		}
 		val, _, err := store.PrepareValue(raw)
 		if err != nil {
-			return nil, fmt.Errorf("invalid --var %q: %w", kv, err)
+			return nil, fmt.Errorf("invalid %s %q: %w", flag, kv, err)
 		}
 		vars[k] = val
 	}

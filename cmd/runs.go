@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,9 +18,10 @@ import (
 func NewCmdRuns(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "runs",
-		Short: "List, inspect, replay, cancel and prune runs",
+		Short: "List, inspect, follow, resume, cancel and prune runs",
 	}
-	c.AddCommand(NewCmdRunsList(f, nil), NewCmdRunsShow(f, nil), NewCmdRunsEvents(f, nil), NewCmdRunsCancel(f, nil), NewCmdRunsPrune(f, nil))
+	c.AddCommand(NewCmdRunsList(f, nil), NewCmdRunsShow(f, nil), NewCmdRunsEvents(f, nil), NewCmdRunsCancel(f, nil), NewCmdRunsPrune(f, nil),
+		NewCmdRunsResume(f, nil))
 	return c
 }
 
@@ -208,7 +210,10 @@ type RunsEventsOptions struct {
 	Ctx           context.Context
 	RunID         string
 	After, Before int64
-	Limit         int
+	// Limit 0 prints every event; a positive one prints a page.
+	Limit int
+	// Follow keeps printing events as they are journaled until the run ends.
+	Follow bool
 }
 
 // NewCmdRunsEvents builds `tavo runs events`; runF, when not nil, runs
@@ -218,26 +223,42 @@ func NewCmdRunsEvents(f *Factory, runF func(*RunsEventsOptions) error) *cobra.Co
 	c := &cobra.Command{
 		Use:   "events RUN",
 		Short: "Print a run's events exactly as they were streamed (NDJSON)",
-		Args:  cobra.ExactArgs(1),
+		Long: `Print a run's events exactly as they were streamed, one NDJSON line each.
+
+Without --limit every event is printed (streamed, in constant memory). --limit N
+prints one page: the N events after --after-seq, or the N just before
+--before-seq; when the page is cut, stderr says how to get the next one.
+
+--follow prints the events as they are journaled, by whichever tavo process runs
+the run, and ends after run.completed (or when the run ends without one: its
+process died). A finished run is printed whole and the command ends.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx, opts.RunID = cmd.Context(), args[0]
 			return runOr(runF, runsEventsRun, opts)
 		},
 		ValidArgsFunction: firstArgOnly(completeRuns(f)),
 		Example: `  tavo runs events run_01J… | jq -r 'select(.type=="tool.call").payload.name'
+  tavo runs events run_01J… --follow --after-seq 12
   tavo runs events run_01J… --after-seq 10 --limit 20
   # exit 1 when the run does not exist (docs/exit-codes.md)`,
 	}
 	c.Flags().Int64Var(&opts.After, "after-seq", 0, "only events after this seq")
 	c.Flags().Int64Var(&opts.Before, "before-seq", 0, "only events before this seq (0: no bound)")
-	c.Flags().IntVar(&opts.Limit, "limit", 500, "most events, 1-500")
+	c.Flags().IntVar(&opts.Limit, "limit", 0, "print one page of at most this many events, 1-500 (default: all)")
+	c.Flags().BoolVarP(&opts.Follow, "follow", "f", false, "print events as they are journaled until the run ends")
 	return c
 }
 
 func runsEventsRun(opts *RunsEventsOptions) error {
 	f := opts.Factory
-	if err := checkLimit(opts.Limit, 500); err != nil {
-		return err
+	if opts.Limit != 0 {
+		if err := checkLimit(opts.Limit, store.MaxEventPage); err != nil {
+			return err
+		}
+	}
+	if opts.Follow && (opts.Limit != 0 || opts.Before != 0) {
+		return usageError(errors.New("--follow prints every event to the end: it takes --after-seq, not --limit or --before-seq"))
 	}
 	// The journal is NDJSON already: that is the pipe default, -o json
 	// makes one array of it, text one line per event.
@@ -249,54 +270,185 @@ func runsEventsRun(opts *RunsEventsOptions) error {
 	if err != nil {
 		return usageError(err)
 	}
-	st, err := openStore(opts.Ctx, f)
+	ctx := opts.Ctx
+	if opts.Follow {
+		var stop context.CancelFunc
+		ctx, stop = signalContext(ctx)
+		defer stop()
+	}
+	st, err := openStore(ctx, f)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if _, err := st.GetRun(opts.Ctx, opts.RunID); err != nil {
+	if _, err := st.GetRun(ctx, opts.RunID); err != nil {
 		return runError(err, opts.RunID)
 	}
-	lines, err := st.Events(opts.Ctx, opts.RunID, opts.After, opts.Before, opts.Limit)
+	if opts.Follow && out.Format == cli.FormatJSON {
+		return usageError(errors.New("--follow streams events: use -o ndjson (the default in a pipe) or -o text"))
+	}
+	jq := out.JQ
+	// -o json is one array, so its events are gathered first; -o text is a
+	// table, one row per event; ndjson (the pipe default) streams.
+	var docs []json.RawMessage
+	var table *cli.Table
+	if out.Format == cli.FormatText {
+		table = cli.NewTable(f.IO, "SEQ", "TIME", "TYPE")
+	}
+	// Lines go out through one buffer, flushed after each read of the
+	// journal, so a follower sees each batch at once and a long journal
+	// costs few writes.
+	w := bufio.NewWriterSize(f.IO.Out, 64<<10)
+	print := func(e store.EventRow) error {
+		switch {
+		case out.Format == cli.FormatJSON:
+			docs = append(docs, json.RawMessage(append([]byte(nil), e.Line...)))
+			return nil
+		case table != nil:
+			var ev struct {
+				Time string `json:"time"`
+			}
+			_ = json.Unmarshal(e.Line, &ev)
+			table.AddRow(strconv.FormatInt(e.Seq, 10), ev.Time, e.Type)
+			if opts.Follow {
+				// A follower sees each row as it comes, not at the end.
+				if err := table.Render(); err != nil {
+					return err
+				}
+				table = cli.NewTable(f.IO, "SEQ", "TIME", "TYPE")
+			}
+			return nil
+		case jq != nil:
+			var v any
+			if err := json.Unmarshal(e.Line, &v); err != nil {
+				return err
+			}
+			return jq.Apply(w, v)
+		}
+		if _, err := w.Write(e.Line); err != nil {
+			return err
+		}
+		return w.WriteByte('\n')
+	}
+	switch {
+	case opts.Follow:
+		err = st.FollowEvents(ctx, opts.RunID, opts.After, 0, func(e store.EventRow) error {
+			if err := print(e); err != nil {
+				return err
+			}
+			// Flush per event: a follower is waiting for each one.
+			return w.Flush()
+		})
+		if ctx.Err() != nil {
+			err = nil // stopped by a signal: what was printed stands
+		}
+	case opts.Limit == 0:
+		_, err = st.ScanEvents(ctx, opts.RunID, opts.After, opts.Before, print)
+	default:
+		err = printEventPage(ctx, st, opts, print)
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return err
 	}
-	if out.Structured() {
-		if out.Format == cli.FormatNDJSON && out.JQ == nil {
-			for _, line := range lines {
-				if _, err := f.IO.Out.Write(withNewline(line)); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		docs := make([]json.RawMessage, len(lines))
-		for i, line := range lines {
-			docs[i] = json.RawMessage(line)
-		}
+	switch {
+	case out.Format == cli.FormatJSON:
 		return cli.WriteList(out, docs)
+	case table != nil && !opts.Follow:
+		return table.Render()
 	}
-	t := cli.NewTable(f.IO, "SEQ", "TIME", "TYPE")
-	for _, line := range lines {
-		var e struct {
-			Seq  int64  `json:"seq"`
-			Time string `json:"time"`
-			Type string `json:"type"`
-		}
-		if err := json.Unmarshal(line, &e); err != nil {
-			return err
-		}
-		t.AddRow(strconv.FormatInt(e.Seq, 10), e.Time, e.Type)
-	}
-	return t.Render()
+	return nil
 }
 
-// withNewline ends a journal line with exactly one newline.
-func withNewline(b []byte) []byte {
-	if len(b) > 0 && b[len(b)-1] == '\n' {
-		return b
+// printEventPage prints one --limit page and says on stderr when there
+// is more beyond it in the direction of paging.
+func printEventPage(ctx context.Context, st *store.Store, opts *RunsEventsOptions, print func(store.EventRow) error) error {
+	f := opts.Factory
+	if opts.Before > 0 {
+		lines, err := st.Events(ctx, opts.RunID, opts.After, opts.Before, opts.Limit)
+		if err != nil {
+			return err
+		}
+		var first int64
+		for i, line := range lines {
+			var e struct {
+				Seq  int64  `json:"seq"`
+				Type string `json:"type"`
+			}
+			_ = json.Unmarshal(line, &e)
+			if i == 0 {
+				first = e.Seq
+			}
+			if err := print(store.EventRow{Seq: e.Seq, Type: e.Type, Line: line}); err != nil {
+				return err
+			}
+		}
+		if len(lines) == opts.Limit && first > opts.After+1 && !f.Quiet {
+			fmt.Fprintf(f.IO.ErrOut, "tavo: page cut at %d events; older: --before-seq %d\n", opts.Limit, first)
+		}
+		return nil
 	}
-	return append(b, '\n')
+	n, cut := 0, false
+	var last int64
+	errFull := errors.New("page full")
+	_, err := st.ScanEvents(ctx, opts.RunID, opts.After, 0, func(e store.EventRow) error {
+		if n == opts.Limit {
+			cut = true
+			return errFull
+		}
+		n++
+		last = e.Seq
+		return print(e)
+	})
+	if err != nil && !errors.Is(err, errFull) {
+		return err
+	}
+	if cut && !f.Quiet {
+		fmt.Fprintf(f.IO.ErrOut, "tavo: page cut at %d events; more: --after-seq %d\n", opts.Limit, last)
+	}
+	return nil
+}
+
+// NewCmdRunsResume builds `tavo runs resume`, which runs like `tavo session
+// send` on the run's session, from where the run stopped. runF, when not
+// nil, runs instead of runRun (for tests).
+func NewCmdRunsResume(f *Factory, runF func(*RunOptions) error) *cobra.Command {
+	o := &RunOptions{Factory: f}
+	c := &cobra.Command{
+		Use:   "resume RUN [--answer TEXT | --input ndjson]",
+		Short: "Continue a run that ended input_required or interrupted, as a new run",
+		Long: `Continue a run, as a new run in the same session whose run.started carries
+resumed_from:
+
+  input_required  the question it stopped on is asked again, with the same
+                  call_id: --answer TEXT answers it (an option's number, label
+                  or value, or free text), --input ndjson lets a driver answer
+                  it, else --ask decides as for tavo run. The calls after it
+                  in the same round run then, and the model goes on.
+  interrupted     its process died; the run goes on from its last complete
+                  round (a half round was never stored, so it is never
+                  replayed), or from its prompt when no round completed.
+
+Any other run is refused with exit 2 and the reason: one still running, one
+that ended another way, one already resumed, or one whose session has had a
+run since. The session's stored settings apply, and the flags of tavo run
+override them for this run only.
+
+` + runExitCodes,
+		Example: `  tavo runs resume run_01J… --answer staging
+  tavo runs resume run_01J… --input ndjson < answers.ndjson
+  tavo runs resume run_01J…            # an interrupted run`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Ctx, o.ResumeRun, o.Changed = cmd.Context(), args[0], cmd.Flags().Changed
+			return runOr(runF, runRun, o)
+		},
+	}
+	addRunFlags(c, o)
+	c.Flags().StringVar(&o.Answer, "answer", "", "answer to the question the run stopped on")
+	return c
 }
 
 // RunsCancelOptions are the inputs of `tavo runs cancel`.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,6 +47,9 @@ type sessionRow struct {
 	ActiveRun  string       `json:"active_run,omitempty"`
 	Todos      []store.Todo `json:"todos,omitempty"`
 	Compaction *compactRow  `json:"compaction,omitempty"`
+	// Config is how the session is run (show only); absent when it keeps
+	// nothing.
+	Config *session.Config `json:"config,omitempty"`
 }
 
 type compactRow struct {
@@ -79,7 +83,7 @@ func NewCmdSessionCreate(f *Factory, runF func(*SessionCreateOptions) error) *co
 			o.Ctx = cmd.Context()
 			// An explicit --title "" stays empty, and is refused.
 			if !cmd.Flags().Changed("title") {
-				o.Title = "Untitled"
+				o.Title = session.UntitledTitle
 			}
 			return runOr(runF, sessionCreateRun, o)
 		},
@@ -221,6 +225,13 @@ func sessionShowRun(o *SessionShowOptions) error {
 	if row.Todos, err = st.Todos(ctx, s.ID); err != nil {
 		return failedError(err)
 	}
+	cfg, err := session.LoadConfig(ctx, st, s.ID)
+	if err != nil {
+		return err
+	}
+	if !cfg.IsZero() {
+		row.Config = &cfg
+	}
 	if c, err := st.LatestCompaction(ctx, s.ID); err == nil {
 		row.Compaction = &compactRow{KeptFromSeq: c.KeptFromSeq, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, CreatedAt: c.CreatedAt.UTC()}
 	}
@@ -233,6 +244,9 @@ func sessionShowRun(o *SessionShowOptions) error {
 	if row.ActiveRun != "" {
 		fmt.Fprintf(w, "active run:   %s\n", row.ActiveRun)
 	}
+	if c := row.Config; c != nil {
+		printSessionConfig(w, c)
+	}
 	if c := row.Compaction; c != nil {
 		fmt.Fprintf(w, "compacted:    from seq %d, ~%d → ~%d tokens (%s)\n", c.KeptFromSeq, c.TokensBefore, c.TokensAfter, c.CreatedAt.Format(time.RFC3339))
 	}
@@ -244,6 +258,35 @@ func sessionShowRun(o *SessionShowOptions) error {
 		}
 	}
 	return nil
+}
+
+// printSessionConfig writes the settings a session keeps, one a line, in
+// the layout of `session show`; what it leaves to the profile is not shown.
+func printSessionConfig(w io.Writer, c *session.Config) {
+	line := func(label, v string) {
+		if v != "" {
+			fmt.Fprintf(w, "%-14s%s\n", label+":", v)
+		}
+	}
+	onOff := func(b *bool) string {
+		if b == nil {
+			return ""
+		}
+		return map[bool]string{true: "on", false: "off"}[*b]
+	}
+	line("profile", c.Profile)
+	line("provider", c.Provider)
+	line("model", c.Model)
+	line("base url", c.BaseURL)
+	if c.System != nil {
+		line("system", strconv.Quote(clip(*c.System, 200)))
+	}
+	line("tools", onOff(c.Tools))
+	line("allow tools", strings.Join(c.AllowTools, ", "))
+	line("dynamic tools", onOff(c.DynamicTools))
+	line("reasoning", c.ReasoningContext)
+	line("workspace", c.Workspace)
+	line("code mode", onOff(c.CodeMode))
 }
 
 // messageRow is one stored message as `session read` prints it.
@@ -277,7 +320,10 @@ func NewCmdSessionRead(f *Factory, runF func(*SessionReadOptions) error) *cobra.
 		Short: "Read a session's messages, a page at a time, oldest first",
 		Long: `Read a session's messages. A page holds the --limit messages before
 --before-seq (default: the newest), printed oldest first; the next page back is
---before-seq of the first message printed.`,
+--before-seq of the first message printed (said on stderr).
+
+With -o json: {messages, last_seq, next_before_seq, active_run, compactions};
+next_before_seq is 0 on the first page. With -o ndjson: one message a line.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Ctx, o.ID = cmd.Context(), args[0]
@@ -296,6 +342,20 @@ func NewCmdSessionRead(f *Factory, runF func(*SessionReadOptions) error) *cobra.
 // beforeSeqRange bounds `session read --before-seq`.
 var beforeSeqRange = config.Range[int64]{Flag: "--before-seq", Min: 1, Zero: "the newest"}
 
+// sessionPage is what `session read -o json` prints: one page of messages
+// and what a reader needs to go on (SPEC §17).
+type sessionPage struct {
+	Messages []messageRow `json:"messages"`
+	// LastSeq is the session's newest seq (0 when empty).
+	LastSeq int64 `json:"last_seq"`
+	// NextBeforeSeq is --before-seq of the page before this one, 0 when
+	// this page starts at the first message.
+	NextBeforeSeq int64 `json:"next_before_seq"`
+	// ActiveRun is the run holding the session, "" when idle.
+	ActiveRun   string       `json:"active_run"`
+	Compactions []compactRow `json:"compactions"`
+}
+
 func sessionReadRun(o *SessionReadOptions) error {
 	if err := checkLimit(o.Limit, 500); err != nil {
 		return err
@@ -309,50 +369,76 @@ func sessionReadRun(o *SessionReadOptions) error {
 		return err
 	}
 	defer st.Close()
-	if _, err := st.GetSession(ctx, o.ID); err != nil {
+	sess, err := st.GetSession(ctx, o.ID)
+	if err != nil {
 		return sessionError(err, o.ID)
 	}
 	msgs, err := st.ReadMessages(ctx, o.ID, o.BeforeSeq, o.Limit)
 	if err != nil {
 		return storeError(err)
 	}
-	rows := make([]messageRow, 0, len(msgs))
+	page := sessionPage{Messages: make([]messageRow, 0, len(msgs)), LastSeq: sess.LastSeq, ActiveRun: sess.ActiveRun, Compactions: []compactRow{}}
 	for _, m := range msgs {
 		r := messageRow{Seq: m.Seq, RunID: m.RunID, Round: m.Round, Role: m.Message.Role, Text: m.Message.Text(), Message: m.Message, CreatedAt: m.CreatedAt.UTC()}
 		for _, c := range m.Message.ToolCalls() {
 			r.ToolCalls = append(r.ToolCalls, events.ToolCallRef{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		}
-		rows = append(rows, r)
+		page.Messages = append(page.Messages, r)
+	}
+	// Seqs have no gaps and start at 1: a page whose first seq is above 1
+	// has older messages before it.
+	if len(msgs) > 0 && msgs[0].Seq > 1 {
+		page.NextBeforeSeq = msgs[0].Seq
+	}
+	comps, err := st.Compactions(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range comps {
+		page.Compactions = append(page.Compactions, compactRow{KeptFromSeq: c.KeptFromSeq, TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter, CreatedAt: c.CreatedAt.UTC()})
 	}
 	if out.Structured() {
 		if out.Format == cli.FormatNDJSON {
-			for _, r := range rows {
+			// One message a line, for streaming readers.
+			for _, r := range page.Messages {
 				if err := out.WriteValue(r); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
-		return out.WriteValue(rows)
+		return out.WriteValue(page)
 	}
-	w := o.Factory.IO.Out
-	for _, r := range rows {
-		fmt.Fprintf(w, "#%d %s", r.Seq, r.Role)
-		if r.Role == providers.RoleTool {
-			for _, p := range r.Message.Parts {
-				if p.ToolResult != nil {
-					fmt.Fprintf(w, "\n  %s → %s", p.ToolResult.Name, clip(p.ToolResult.Content, 200))
-				}
-			}
-			fmt.Fprintln(w)
-			continue
-		}
-		fmt.Fprintf(w, ": %s\n", r.Text)
-		for _, c := range r.ToolCalls {
-			fmt.Fprintf(w, "  → %s %s\n", c.Name, clip(c.Arguments, 200))
-		}
+	f := o.Factory
+	t := cli.NewTable(f.IO, "SEQ", "ROLE", "TEXT")
+	for _, r := range page.Messages {
+		t.AddRow(strconv.FormatInt(r.Seq, 10), string(r.Role), messageSummary(r))
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	if page.NextBeforeSeq > 0 && !f.Quiet {
+		fmt.Fprintf(f.IO.ErrOut, "older: --before-seq %d\n", page.NextBeforeSeq)
 	}
 	return nil
+}
+
+// messageSummary is one message on one line: its text, the tools it calls,
+// or the results it carries, clipped.
+func messageSummary(r messageRow) string {
+	var parts []string
+	if t := oneLine(r.Text); t != "" {
+		parts = append(parts, t)
+	}
+	for _, c := range r.ToolCalls {
+		parts = append(parts, "→ "+c.Name+" "+clip(c.Arguments, 120))
+	}
+	for _, p := range r.Message.Parts {
+		if p.ToolResult != nil {
+			parts = append(parts, p.ToolResult.Name+" ← "+clip(oneLine(p.ToolResult.Content), 120))
+		}
+	}
+	return clip(strings.Join(parts, " · "), 200)
 }
 
 // NewCmdSessionSend builds `tavo session send`, which is `tavo run

@@ -33,7 +33,7 @@ in the global scope, shared by every session, or in the chat scope of one
 session (--session ID, the id in run.started). --scope defaults to chat when
 --session is given, else global.
 
-A name is a dotted path such as user.prefs.theme: segments of ASCII letters,
+A name is a dotted path such as user.prefs.theme: segments of letters (any script),
 digits, '_' or '-' joined by single dots, at most %d bytes. Each name is its
 own variable; the dots only group names. A value is any JSON value, at most
 1 MiB. Exit status: 0 on success, 1 when a variable is missing or the store

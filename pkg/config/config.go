@@ -29,6 +29,8 @@ type Config struct {
 	Tools map[string]*CommandTool `toml:"tools,omitempty"`
 	// MCP are MCP servers, by server name (SPEC §9).
 	MCP map[string]*MCPServer `toml:"mcp,omitempty"`
+	// Retention says how long runs, journals and audit rows are kept.
+	Retention Retention `toml:"retention,omitempty"`
 
 	path string
 }
@@ -77,6 +79,9 @@ type Profile struct {
 	// StreamIdleTimeout limits the silence between two pieces of a model's
 	// answer, as a Go duration (default DefaultStreamIdleTimeout).
 	StreamIdleTimeout string `toml:"stream_idle_timeout,omitempty"`
+	// System is the system prompt of runs with this profile, unless
+	// --system or the session gives one.
+	System string `toml:"system,omitempty,multiline"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
 	// Stream asks for streamed responses (default DefaultStream).

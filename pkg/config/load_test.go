@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func writeConfig(t *testing.T, text string) string {
@@ -265,5 +266,18 @@ func TestLoadUnreadable(t *testing.T) {
 	var ce *Error
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestRetentionSection(t *testing.T) {
+	c, err := Load(writeConfig(t, "[retention]\nruns = \"90d\"\nkeep_full = 200\naudit = \"36h\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Retention.RunsAge() != 90*24*time.Hour || c.Retention.KeepFull != 200 || c.Retention.AuditAge() != 36*time.Hour {
+		t.Fatalf("retention %+v", c.Retention)
+	}
+	if _, err := Load(writeConfig(t, "[retention]\nruns = \"ninety days\"\n")); err == nil || !strings.Contains(err.Error(), "retention: runs") {
+		t.Fatalf("bad age: %v", err)
 	}
 }

@@ -61,6 +61,15 @@ type Resolved struct {
 	// every run option, and the effective protocol, base URL and model. Its
 	// APIKey is always empty.
 	Profile Profile
+	// Sources say where the profile, provider, model and base URL came
+	// from (keys "profile", "provider", "model", "base_url"): "flag",
+	// "profile", "env VAR", "default_profile" or "default"; "" for a
+	// profile when none is used.
+	Sources map[string]string
+	// raw is the profile as written (no defaults filled, no key), so
+	// ResolveRun can tell a profile's setting from tavo's default.
+	raw    Profile
+	rawSet bool
 	// Notes are choices made without being asked, worth a line in verbose
 	// output (e.g. which of several provider keys was picked).
 	Notes []string
@@ -152,6 +161,10 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 			r.ProfileSource = from
 		}
 	}
+	r.Sources = map[string]string{"profile": ""}
+	if name != "" {
+		r.Sources["profile"] = map[string]string{"--profile": "flag", "TAVO_PROFILE": "env TAVO_PROFILE", "default_profile": "default_profile"}[from]
+	}
 
 	proto, err := c.pickProtocol(r, p, o, getenv)
 	if err != nil {
@@ -159,6 +172,14 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 	}
 	r.Protocol = proto
 	info := protocolInfo(proto)
+	switch {
+	case o.Provider != "":
+		r.Sources["provider"] = "flag"
+	case p.Protocol != "" || r.ProfileName != "":
+		r.Sources["provider"] = "profile"
+	default:
+		r.Sources["provider"] = "env"
+	}
 
 	switch {
 	case o.BaseURL != "":
@@ -179,12 +200,16 @@ func (c *Config) Inspect(o Overrides, getenv func(string) string) (*Resolved, er
 	r.BaseURL = strings.TrimRight(r.BaseURL, "/")
 
 	r.Model, r.ModelSource = pickModel(o, p, info, r.BaseURLSource, getenv)
+	r.Sources["model"] = r.ModelSource
+	r.Sources["base_url"] = r.BaseURLSource
 
 	r.resolveKey(p, info, getenv)
 
 	r.AuthHeader = p.AuthHeader
 	r.Headers = maps.Clone(p.Headers)
 	r.Query = maps.Clone(p.Query)
+	r.raw, r.rawSet = p.clone(), true
+	r.raw.APIKey = ""
 	r.Profile = p.Defaults()
 	r.Profile.Protocol = string(proto)
 	r.Profile.BaseURL = r.BaseURL

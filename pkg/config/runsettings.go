@@ -65,6 +65,9 @@ type RunFlags struct {
 	// ResponseTimeout and StreamIdleTimeout override the profile's
 	// response_timeout and stream_idle_timeout for one run.
 	ResponseTimeout, StreamIdleTimeout *time.Duration
+	// System is the system prompt; "" given means none even when the
+	// profile has one.
+	System *string
 	// Params are key=value pairs laid over the profile's params; a value is
 	// JSON when it parses as JSON, else a string.
 	Params []string
@@ -97,9 +100,12 @@ type RunSettings struct {
 	ContextBudget int
 	// Prices are the model's prices, nil when the profile gives none.
 	Prices *Prices
-	// Sources says where each setting above came from, by its profile key
-	// (max_rounds, tool_timeout, …): "flag", "profile" or "default". For
-	// `tavo -v`.
+	// System is the system prompt, "" for none.
+	System string
+	// Sources say where each setting came from, by its profile key
+	// (tools, dynamic_tools, reasoning_context, system, max_rounds, …):
+	// "flag", "profile" or "default". A caller that passes other origins
+	// through RunFlags (a session's stored settings) relabels them.
 	Sources map[string]string
 	// HTTPTimeouts bound the phases of each model request: the response
 	// headers (response_timeout) and the silence inside a streamed answer
@@ -153,29 +159,46 @@ func ResolveRun(r *Resolved, flags RunFlags) (*RunSettings, error) {
 	if err := checkOwnedParams(r.Protocol, "profile params.", p.Params, flags.Params); err != nil {
 		return nil, err
 	}
-	s.ContextBudget = ContextBudget(s.ContextWindow, s.MaxOutputTokens)
-	// r.Profile has gone through Defaults, so a profile value equal to the
-	// default is reported as the default: it changes nothing.
-	s.Sources = map[string]string{
-		"tools":               source(flags.Tools != nil, p.Tools != nil && *p.Tools != DefaultTools),
-		"dynamic_tools":       source(flags.DynamicTools != nil, p.DynamicTools != nil && *p.DynamicTools != DefaultDynamicTools),
-		"stream":              source(flags.Stream != nil, p.Stream != nil && *p.Stream != DefaultStream),
-		"max_rounds":          source(flags.MaxRounds != nil, p.MaxRounds != 0 && p.MaxRounds != DefaultMaxRounds),
-		"max_tool_calls":      source(flags.MaxToolCalls != nil, p.MaxToolCalls != 0 && p.MaxToolCalls != DefaultMaxToolCalls),
-		"max_output_tokens":   source(flags.MaxOutputTokens != nil, p.MaxOutputTokens != 0),
-		"tool_timeout":        source(flags.ToolTimeout != nil, p.ToolTimeout != "" && s.ToolTimeout != DefaultToolTimeout),
-		"timeout":             source(flags.Timeout != nil, p.Timeout != ""),
-		"reasoning_context":   source(flags.ReasoningContext != nil, p.ReasoningContext != "" && p.ReasoningContext != DefaultReasoningContext),
-		"params":              source(len(flags.Params) > 0, len(p.Params) > 0),
-		"context_window":      source(false, p.ContextWindow != 0),
-		"response_timeout":    source(flags.ResponseTimeout != nil, s.HTTPTimeouts.ResponseHeader != DefaultResponseTimeout),
-		"stream_idle_timeout": source(flags.StreamIdleTimeout != nil, s.HTTPTimeouts.IdleBody != DefaultStreamIdleTimeout),
+	s.System = pickString(flags.System, p.System, "")
+	// The sources look at the profile as written, before Defaults filled it.
+	raw := r.raw
+	if !r.rawSet {
+		raw = r.Profile
 	}
+	s.Sources = map[string]string{
+		"tools":               source(flags.Tools != nil, raw.Tools != nil),
+		"dynamic_tools":       source(flags.DynamicTools != nil, raw.DynamicTools != nil),
+		"stream":              source(flags.Stream != nil, raw.Stream != nil),
+		"max_rounds":          source(flags.MaxRounds != nil, raw.MaxRounds != 0),
+		"max_tool_calls":      source(flags.MaxToolCalls != nil, raw.MaxToolCalls != 0),
+		"max_output_tokens":   source(flags.MaxOutputTokens != nil, raw.MaxOutputTokens != 0),
+		"tool_timeout":        source(flags.ToolTimeout != nil, raw.ToolTimeout != ""),
+		"timeout":             source(flags.Timeout != nil, raw.Timeout != ""),
+		"reasoning_context":   source(flags.ReasoningContext != nil, raw.ReasoningContext != ""),
+		"system":              source(flags.System != nil, raw.System != ""),
+		"params":              source(len(flags.Params) > 0, len(raw.Params) > 0),
+		"context_window":      source(false, raw.ContextWindow != 0),
+		"response_timeout":    source(flags.ResponseTimeout != nil, raw.ResponseTimeout != ""),
+		"stream_idle_timeout": source(flags.StreamIdleTimeout != nil, raw.StreamIdleTimeout != ""),
+	}
+	s.ContextBudget = ContextBudget(s.ContextWindow, s.MaxOutputTokens)
 	if p.Prices != nil {
 		pr := *p.Prices
 		s.Prices = &pr
 	}
 	return s, nil
+}
+
+// source names where a setting came from: the flag when given, else the
+// profile when it sets one, else tavo's default.
+func source(flag, profile bool) string {
+	switch {
+	case flag:
+		return "flag"
+	case profile:
+		return "profile"
+	}
+	return "default"
 }
 
 // ContextBudget is the token budget of a request: the context window less
@@ -192,17 +215,6 @@ func ContextBudget(window, maxOut int) int {
 		return b
 	}
 	return window / 2
-}
-
-// source names where a setting came from, in the order ResolveRun picks.
-func source(flag, profile bool) string {
-	switch {
-	case flag:
-		return "flag"
-	case profile:
-		return "profile"
-	}
-	return "default"
 }
 
 // pickBool and pickString choose the flag when given, else the profile's

@@ -23,13 +23,15 @@ func TestResolveRunDefaults(t *testing.T) {
 		Tools: DefaultTools, DynamicTools: DefaultDynamicTools, Stream: DefaultStream,
 		MaxRounds: DefaultMaxRounds, MaxToolCalls: DefaultMaxToolCalls, MaxOutputTokens: DefaultMaxOutputTokens,
 		ToolTimeout: DefaultToolTimeout, Timeout: DefaultTimeout, ReasoningContext: DefaultReasoningContext,
-		Sources:      map[string]string{},
 		HTTPTimeouts: httpx.Timeouts{ResponseHeader: DefaultResponseTimeout, IdleBody: DefaultStreamIdleTimeout},
 	}
 	for _, k := range []string{"tools", "dynamic_tools", "stream", "max_rounds", "max_tool_calls", "max_output_tokens",
-		"tool_timeout", "timeout", "reasoning_context", "params", "context_window", "response_timeout", "stream_idle_timeout"} {
-		want.Sources[k] = "default"
+		"tool_timeout", "timeout", "reasoning_context", "params", "context_window", "response_timeout", "stream_idle_timeout", "system"} {
+		if s.Sources[k] != "default" {
+			t.Errorf("source of %s = %q, want default", k, s.Sources[k])
+		}
 	}
+	s.Sources = nil
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("got %+v\nwant %+v", s, want)
 	}
@@ -39,6 +41,7 @@ func TestResolveRunDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	d.Sources = nil
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("with Profile.Defaults: got %+v\nwant %+v", d, want)
 	}
@@ -225,23 +228,6 @@ func TestProfileDefaultsUseTheConstants(t *testing.T) {
 	}
 }
 
-// TestResolveRunSources: each setting says where it came from, a profile
-// value equal to the default counting as the default.
-func TestResolveRunSources(t *testing.T) {
-	p := Profile{MaxRounds: 9, ToolTimeout: "60s", ReasoningContext: "all"}.Defaults()
-	s, err := ResolveRun(&Resolved{ProfileName: "p", Protocol: "openai", Model: "m", Profile: p},
-		RunFlags{ReasoningContext: ptr("off"), Params: []string{"a=1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, want := range map[string]string{"max_rounds": "profile", "tool_timeout": "default", "reasoning_context": "flag",
-		"params": "flag", "stream": "default"} {
-		if got := s.Sources[k]; got != want {
-			t.Errorf("Sources[%s] = %q, want %q", k, got, want)
-		}
-	}
-}
-
 func TestResolveRunHTTPTimeouts(t *testing.T) {
 	r := &Resolved{Profile: Profile{ResponseTimeout: "1h", StreamIdleTimeout: "2h"}}
 	s, err := ResolveRun(r, RunFlags{})
@@ -262,5 +248,35 @@ func TestResolveRunHTTPTimeouts(t *testing.T) {
 		if _, err := ResolveRun(r, f); err == nil || !strings.Contains(err.Error(), "must be 1ms-24h") {
 			t.Errorf("ResolveRun(%+v) err = %v", f, err)
 		}
+	}
+}
+
+func TestResolveRunSources(t *testing.T) {
+	c := Config{Profiles: map[string]*Profile{"w": {Model: "m", Tools: ptr(true), System: "Be brief."}}}
+	env := func(k string) string { return map[string]string{"OPENAI_API_KEY": "k"}[k] }
+	r, err := c.Resolve(Overrides{Profile: "w"}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ResolveRun(r, RunFlags{ReasoningContext: ptr("since-user")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.System != "Be brief." || !s.Tools {
+		t.Fatalf("settings %+v", s)
+	}
+	want := map[string]string{"tools": "profile", "system": "profile", "reasoning_context": "flag", "dynamic_tools": "default"}
+	for k, v := range want {
+		if s.Sources[k] != v {
+			t.Errorf("source of %s = %q, want %q", k, s.Sources[k], v)
+		}
+	}
+	if r.Sources["profile"] != "flag" || r.Sources["model"] != "profile" || r.Sources["base_url"] != "default" || r.Sources["provider"] != "profile" {
+		t.Errorf("resolve sources %v", r.Sources)
+	}
+	// --system "" clears the profile's prompt for the run.
+	s, _ = ResolveRun(r, RunFlags{System: ptr("")})
+	if s.System != "" || s.Sources["system"] != "flag" {
+		t.Errorf("system %q from %s", s.System, s.Sources["system"])
 	}
 }

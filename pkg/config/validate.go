@@ -67,6 +67,9 @@ func (c *Config) Validate() error {
 			return &Error{Msg: fmt.Sprintf("mcp.%s: %v", name, err), Err: err}
 		}
 	}
+	if err := c.Retention.validate(); err != nil {
+		return &Error{Msg: "retention: " + err.Error(), Err: err}
+	}
 	return nil
 }
 

@@ -13,6 +13,21 @@ type RunStartedP struct {
 	MaxRounds    int      `json:"max_rounds"`
 	// ReasoningContext is off, since-user or active-chain.
 	ReasoningContext string `json:"reasoning_context"`
+	// BaseURL is the API root the requests go to.
+	BaseURL string `json:"base_url,omitempty"`
+	// System is the system prompt given by a flag, the session or the
+	// profile (without the memory block); absent when there is none.
+	System string `json:"system,omitempty"`
+	// AllowTools is the --tool allow-list in force; absent when every
+	// tool is allowed.
+	AllowTools []string `json:"allow_tools,omitempty"`
+	// Sources say where each setting came from, by key (profile,
+	// provider, model, base_url, system, tools, allow_tools,
+	// dynamic_tools, reasoning_context): "flag", "session", "profile",
+	// "env VAR", "default_profile" or "default".
+	Sources map[string]string `json:"sources,omitempty"`
+	// ResumedFrom is the run this one resumes (tavo runs resume).
+	ResumedFrom string `json:"resumed_from,omitempty"`
 }
 
 // RoundStartedP is the payload of round.started. Rounds count from 1.

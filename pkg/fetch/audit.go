@@ -12,15 +12,17 @@ import (
 // duration, warning codes and, for a failure, the error code. It never
 // holds the body, the title, a cursor or response headers.
 type AuditRecord struct {
-	Time     time.Time     `json:"time"`
-	URL      string        `json:"url"`
-	Headers  []Header      `json:"headers"`
-	FinalURL string        `json:"final_url,omitempty"`
-	Status   int           `json:"status,omitempty"`
-	MIME     string        `json:"mime,omitempty"`
-	Bytes    int64         `json:"bytes"`
-	Duration time.Duration `json:"duration"`
-	Warnings []string      `json:"warnings"`
+	Time     time.Time `json:"time"`
+	URL      string    `json:"url"`
+	Headers  []Header  `json:"headers"`
+	FinalURL string    `json:"final_url,omitempty"`
+	Status   int       `json:"status,omitempty"`
+	MIME     string    `json:"mime,omitempty"`
+	Bytes    int64     `json:"bytes"`
+	// DurationMS is how long the fetch took, in milliseconds, like every
+	// duration tavo records.
+	DurationMS int64    `json:"duration_ms"`
+	Warnings   []string `json:"warnings"`
 	// Error is the error code of a failed fetch; empty on success.
 	Error string `json:"error,omitempty"`
 }
@@ -42,15 +44,15 @@ func auditRecord(start time.Time, d time.Duration, req Request, mode AuditHeader
 		headers = append([]Header{}, req.Headers...)
 	}
 	rec := AuditRecord{
-		Time:     start.UTC(),
-		URL:      req.URL,
-		Headers:  headers,
-		FinalURL: st.finalURL,
-		Status:   st.status,
-		MIME:     st.mime,
-		Bytes:    st.bytes,
-		Duration: d,
-		Warnings: []string{},
+		Time:       start.UTC(),
+		URL:        req.URL,
+		Headers:    headers,
+		FinalURL:   st.finalURL,
+		Status:     st.status,
+		MIME:       st.mime,
+		Bytes:      st.bytes,
+		DurationMS: d.Milliseconds(),
+		Warnings:   []string{},
 	}
 	if doc != nil {
 		rec.Warnings = warningCodes(doc.Warnings)

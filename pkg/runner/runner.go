@@ -68,6 +68,12 @@ type Options struct {
 	SessionID       string
 	// Resume is the command that continues this session, for run.completed.
 	Resume string
+	// Started adds what run.started reports beyond the options above:
+	// base URL, system prompt as given, allow-list, sources, resumed run.
+	Started StartInfo
+	// Pending, when set, continues a run that stopped inside a round
+	// (tavo runs resume): its calls run first, and no new prompt is added.
+	Pending *Pending
 
 	// OnMessages stores messages as they complete: after each round (the
 	// assistant message and its tool results; the prompt with the first),
@@ -142,6 +148,9 @@ type run struct {
 	final bool
 	// ranTools is set when the latest response asked for tools.
 	ranTools bool
+	// carried are tool results of the round being completed by a resumed
+	// run, which open the next tool message.
+	carried []providers.Part
 }
 
 // Run executes the model loop once and always emits exactly one run.completed
@@ -173,7 +182,12 @@ func newRun(opts Options) *run {
 		opts.Now = time.Now
 	}
 	r := &run{opts: opts, start: opts.Now()}
-	r.msgs = append(append([]providers.Message(nil), opts.History...), opts.Prompt)
+	r.msgs = append([]providers.Message(nil), opts.History...)
+	// A prompt without parts adds no user message: the run continues the
+	// history as it stands (a resumed run).
+	if len(opts.Prompt.Parts) > 0 {
+		r.msgs = append(r.msgs, opts.Prompt)
+	}
 	r.added = len(opts.History)
 	r.stored = r.added
 	if r.toolsOn() {
@@ -237,6 +251,11 @@ func (r *run) loop(ctx context.Context) *Result {
 		DynamicTools:     r.toolsOn() && r.opts.DynamicTools,
 		MaxRounds:        r.opts.MaxRounds,
 		ReasoningContext: string(r.opts.Reasoning),
+		BaseURL:          r.opts.Started.BaseURL,
+		System:           r.opts.Started.System,
+		AllowTools:       r.opts.Started.AllowTools,
+		Sources:          r.opts.Started.Sources,
+		ResumedFrom:      r.opts.Started.ResumedFrom,
 	})
 	if err := r.opts.checkLimits(); err != nil {
 		return r.failed("internal_error", err.Error())
@@ -261,6 +280,9 @@ func (r *run) loop(ctx context.Context) *Result {
 		}
 		r.final = r.limit != nil
 		r.emit(events.RoundStarted, events.RoundStartedP{Round: r.round})
+		if res := r.runPending(ctx); res != nil {
+			return res
+		}
 		r.requests++
 		if err := r.fitOrCompact(ctx); err != nil {
 			code, msg := compactionFailure(err)
@@ -510,7 +532,7 @@ func (r *run) emitMessage(resp *providers.Response, calls []providers.ToolCall) 
 // result when the run must end.
 func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result {
 	r.env.Round = r.round
-	results := providers.Message{Role: providers.RoleTool}
+	results := providers.Message{Role: providers.RoleTool, Parts: r.takeCarried()}
 	defer func() {
 		if len(results.Parts) > 0 {
 			r.msgs = append(r.msgs, results)

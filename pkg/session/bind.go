@@ -12,6 +12,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/store"
+	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
 // storeTimeout bounds store writes made after a run was stopped, so a
@@ -46,7 +47,22 @@ type BindOptions struct {
 	Meta store.RunMeta
 	// Vars are chat variables set in the session before the run starts.
 	Vars map[string]json.RawMessage
+	// Config is how the session is run, stored when the session keeps
+	// none yet (its first run); nil stores nothing.
+	Config *Config
+	// PromptMessage is the whole user message (with attachments), kept so
+	// a run killed before its first round was stored can be resumed.
+	PromptMessage providers.Message
+	// ResumeFrom continues that run (tavo runs resume): it must have ended
+	// input_required or interrupted, in SessionID, with no run after it.
+	// A refusal wraps ErrCannotResume.
+	ResumeFrom string
 }
+
+// UntitledTitle is the title `tavo session create` gives a session when
+// none is asked for; such a session, while it has no message, takes its
+// title from its first prompt.
+const UntitledTitle = "Untitled"
 
 // Binding is a run attached to its stored session: it holds the session's
 // lease until Finish, journals every event it is given as an events.Sink,
@@ -59,6 +75,16 @@ type Binding struct {
 	store     func(round int, msgs []providers.Message) error
 	completed json.RawMessage
 	calls     map[string]json.RawMessage // call id → arguments, for the audit
+
+	// Resuming: the run continued, the prompt to send again (a run killed
+	// before storing anything), and the calls of the question to answer.
+	resumedFrom string
+	prompt      providers.Message
+	pending     *runner.Pending
+	// resumePoint is what this run keeps for a later resume of it;
+	// question the tavo_ask_user call asked and not yet answered.
+	resumePoint resumePoint
+	question    string
 }
 
 // Bind attaches a run to a session: the one named by opts.SessionID, or a
@@ -74,10 +100,13 @@ func Bind(ctx context.Context, st *store.Store, opts BindOptions) (*Binding, err
 		runID = ids.New("run", now)
 	}
 	sessionID := opts.SessionID
+	retitle := false
 	if sessionID != "" {
-		if _, err := st.GetSession(ctx, sessionID); err != nil {
+		s, err := st.GetSession(ctx, sessionID)
+		if err != nil {
 			return nil, sessionErr(err)
 		}
+		retitle = s.Title == UntitledTitle && s.Messages == 0 && opts.Prompt != ""
 	} else {
 		sessionID = opts.NewSessionID
 		if sessionID == "" {
@@ -98,7 +127,12 @@ func Bind(ctx context.Context, st *store.Store, opts BindOptions) (*Binding, err
 		_, err := lease.AppendMessages(ctx, round, msgs)
 		return err
 	}
-	if err := b.load(ctx, opts); err != nil {
+	err = b.load(ctx, opts)
+	if err == nil && retitle {
+		// Under the lease, so no other run can have added a message.
+		err = st.RenameSession(ctx, sessionID, store.AutoTitle(opts.Prompt))
+	}
+	if err != nil {
 		_ = b.Finish(ctx, &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed})
 		return nil, err
 	}
@@ -114,6 +148,20 @@ func (b *Binding) load(ctx context.Context, opts BindOptions) error {
 			return err
 		}
 		b.history = h
+	}
+	if opts.ResumeFrom != "" {
+		if err := b.resumeFrom(ctx, opts.ResumeFrom); err != nil {
+			return err
+		}
+	} else if len(opts.PromptMessage.Parts) > 0 {
+		pm := opts.PromptMessage
+		b.resumePoint = resumePoint{Prompt: &pm}
+	}
+	if err := b.saveResumePoint(ctx); err != nil {
+		return err
+	}
+	if err := saveConfig(ctx, b.st, sessionID, opts.Config); err != nil {
+		return fmt.Errorf("storing how session %s is run: %w", sessionID, err)
 	}
 	for name, value := range opts.Vars {
 		if err := b.st.SetVar(ctx, store.ScopeChat, sessionID, name, value); err != nil {
@@ -167,6 +215,32 @@ func (b *Binding) Configure(o *runner.Options) {
 	}
 	o.Resume = resumeCommand + o.SessionID
 	o.OnMessages = b.store
+	if b.resumedFrom != "" {
+		o.Prompt = b.prompt
+		o.Pending = b.pending
+		o.Started.ResumedFrom = b.resumedFrom
+	}
+}
+
+// PendingQuestion is the call id of the question a resumed run answers
+// first (its run ended input_required), "" otherwise.
+func (b *Binding) PendingQuestion() string {
+	if b.pending == nil || len(b.pending.Calls) == 0 {
+		return ""
+	}
+	return b.pending.Calls[0].ID
+}
+
+// saveResumePoint stores what a later resume of this run starts from.
+func (b *Binding) saveResumePoint(ctx context.Context) error {
+	if b.resumePoint == (resumePoint{}) {
+		return nil
+	}
+	doc, err := json.Marshal(b.resumePoint)
+	if err != nil {
+		return err
+	}
+	return b.st.SetResumePoint(ctx, b.RunID(), doc)
 }
 
 // WriteEvent implements events.Sink: it journals each event exactly as
@@ -193,6 +267,12 @@ func (b *Binding) WriteEvent(e *events.Envelope, line []byte) error {
 		}
 	case events.RunCompletedP:
 		b.completed, _ = json.Marshal(p)
+	case tools.Question:
+		b.question = p.CallID
+	case tools.AskAnswerEvent:
+		if p.CallID == b.question {
+			b.question = ""
+		}
 	}
 	return nil
 }
@@ -216,5 +296,14 @@ func (b *Binding) WatchCancel(ctx context.Context, cancel context.CancelCauseFun
 func (b *Binding) Finish(ctx context.Context, res *runner.Result) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	return b.lease.Finish(ctx, res.Status, res.ExitCode, b.completed)
+	var err error
+	if res.Status == events.StatusInputRequired && b.question != "" {
+		// The question waiting for an answer is where a resume starts.
+		b.resumePoint.PendingCall = b.question
+		err = b.saveResumePoint(ctx)
+	}
+	if ferr := b.lease.Finish(ctx, res.Status, res.ExitCode, b.completed); ferr != nil {
+		return ferr
+	}
+	return err
 }

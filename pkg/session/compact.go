@@ -53,6 +53,7 @@ func LoadHistory(ctx context.Context, st *store.Store, sessionID string) (*Histo
 		h.Messages = append(h.Messages, m.Message)
 		h.Seqs = append(h.Seqs, m.Seq)
 	}
+	dropSuperseded(h)
 	return h, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -128,8 +129,10 @@ func CheckMemorySize(items []string) error {
 }
 
 // CheckVarName checks a variable name: a dotted path of one or more
-// segments, each made of ASCII letters, digits, '_' or '-', joined by single
-// dots, at most MaxVarNameLen bytes ("user.prefs.theme", "last-run_id").
+// segments, each made of Unicode letters and digits, '_' or '-', joined by
+// single dots, at most MaxVarNameLen bytes ("user.prefs.theme",
+// "last-run_id", "用户.主题"). Marks, spaces, punctuation and symbols are
+// refused, with the character named.
 // Each name is its own variable: the dots group names for people and for
 // prefix listings, they do not nest values. A bad name is ErrInvalidName.
 func CheckVarName(name string) error {
@@ -145,7 +148,7 @@ func CheckVarName(name string) error {
 		return bad("variable name %q is not valid UTF-8", name)
 	}
 	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.') {
 			return bad("invalid variable name %q: %q is not allowed (use letters, digits, '_' or '-' in dot-separated segments)", name, r)
 		}
 	}

@@ -170,7 +170,7 @@ func TestConcurrentAppendsHoldTheLimit(t *testing.T) {
 }
 
 func TestVarNameRule(t *testing.T) {
-	for _, ok := range []string{"a", "user.prefs.theme", "A-1_b.c2", "x." + strings.Repeat("y", MaxVarNameLen-2)} {
+	for _, ok := range []string{"a", "user.prefs.theme", "A-1_b.c2", "用户.主题", "é", "Ωμέγα.٣", "x." + strings.Repeat("y", MaxVarNameLen-2)} {
 		if err := CheckVarName(ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
@@ -182,7 +182,8 @@ func TestVarNameRule(t *testing.T) {
 		"a..b":                               `invalid variable name "a..b": segment 2 is empty (no leading, trailing or double dots)`,
 		"a b":                                `invalid variable name "a b": ' ' is not allowed (use letters, digits, '_' or '-' in dot-separated segments)`,
 		"a/b":                                `'/' is not allowed`,
-		"é":                                  `'é' is not allowed`,
+		"e\u0301":                            `'́' is not allowed`,
+		"用户 主题":                              `' ' is not allowed`,
 		"a\x00":                              `'\x00' is not allowed`,
 		"$x":                                 `'$' is not allowed`,
 		strings.Repeat("y", MaxVarNameLen+1): "variable name \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\"… is 257 bytes long; the most is 256",
@@ -297,10 +298,10 @@ func TestRefusalOfOtherErrors(t *testing.T) {
 
 // validName is CheckVarName's rule written as a regular expression, to
 // check the hand-written scanner against.
-var validName = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
+var validName = regexp.MustCompile(`^[\p{L}\p{Nd}_-]+(\.[\p{L}\p{Nd}_-]+)*$`)
 
 func FuzzCheckVarName(f *testing.F) {
-	for _, s := range []string{"a", "user.prefs.theme", "a..b", ".a", "a.", "a b", "../x", "é", "a\x00", ""} {
+	for _, s := range []string{"a", "user.prefs.theme", "a..b", ".a", "a.", "a b", "../x", "é", "用户.主题", "e\u0301", "a\x00", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {

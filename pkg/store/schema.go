@@ -109,6 +109,22 @@ CREATE TABLE kv (
 	updated_at INTEGER NOT NULL
 );
 `,
+	// 2: sessions that remember (SPEC §17). A session keeps how it was run
+	// (config, JSON: session.Config); a run keeps the run it resumed and the
+	// point a later resume starts from (resume_point, JSON). Retention finds
+	// old journals through runs_with_events. Fetch audit rows gave their
+	// duration in nanoseconds ("duration"); every record now says
+	// "duration_ms".
+	`
+ALTER TABLE sessions ADD COLUMN config TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN resumed_from TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN resume_point TEXT NOT NULL DEFAULT '';
+CREATE INDEX runs_resumed ON runs (resumed_from) WHERE resumed_from <> '';
+CREATE INDEX runs_with_events ON runs (started_at) WHERE events > 0;
+UPDATE audit SET data = json_set(json_remove(data, '$.duration'), '$.duration_ms',
+		CAST(json_extract(data, '$.duration') / 1000000 AS INTEGER))
+	WHERE kind = 'fetch' AND json_type(data, '$.duration') IN ('integer', 'real');
+`,
 }
 
 // SchemaVersion is the schema version this build writes.

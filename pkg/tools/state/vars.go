@@ -64,22 +64,27 @@ type VarResult struct {
 	Scope string          `json:"scope"`
 	Value json.RawMessage `json:"value"`
 	Bytes int             `json:"bytes"`
+	// RunLocal marks a run-local variable (--var): this run only, never
+	// stored.
+	RunLocal bool `json:"run_local,omitempty"`
 }
 
 // SetResult is tavo_var_set's result. Bytes is the size of the value as
 // stored (compact JSON).
 type SetResult struct {
-	Name    string `json:"name"`
-	Scope   string `json:"scope"`
-	Bytes   int    `json:"bytes"`
-	Warning string `json:"warning,omitempty"`
+	Name     string `json:"name"`
+	Scope    string `json:"scope"`
+	Bytes    int    `json:"bytes"`
+	Warning  string `json:"warning,omitempty"`
+	RunLocal bool   `json:"run_local,omitempty"`
 }
 
 // DeleteResult is tavo_var_delete's result.
 type DeleteResult struct {
-	Deleted bool   `json:"deleted"`
-	Name    string `json:"name"`
-	Scope   string `json:"scope"`
+	Deleted  bool   `json:"deleted"`
+	Name     string `json:"name"`
+	Scope    string `json:"scope"`
+	RunLocal bool   `json:"run_local,omitempty"`
 }
 
 // ListResult is tavo_var_list's result.
@@ -91,10 +96,11 @@ type ListResult struct {
 // ListEntry is one variable of a listing; Value is absent and Omitted set
 // when the value is over 1 KiB.
 type ListEntry struct {
-	Name    string          `json:"name"`
-	Bytes   int             `json:"bytes"`
-	Value   json.RawMessage `json:"value,omitempty"`
-	Omitted bool            `json:"omitted,omitempty"`
+	Name     string          `json:"name"`
+	Bytes    int             `json:"bytes"`
+	Value    json.RawMessage `json:"value,omitempty"`
+	Omitted  bool            `json:"omitted,omitempty"`
+	RunLocal bool            `json:"run_local,omitempty"`
 }
 
 // varArgs are the arguments every variable tool may take; each schema
@@ -140,6 +146,26 @@ func (a *varArgs) named(env *tools.Env) error {
 		return e
 	}
 	return a.where(env)
+}
+
+// runVars are the run-local variables the call sees: those of its run's
+// context in the chat scope, none in the global one.
+func (a *varArgs) runVars(ctx context.Context) *RunVars {
+	if a.Scope != store.ScopeChat {
+		return nil
+	}
+	return runVarsOf(ctx)
+}
+
+// listEntry is one variable of a listing, its value left out over 1 KiB.
+func listEntry(name string, v json.RawMessage) ListEntry {
+	e := ListEntry{Name: name, Bytes: len(v)}
+	if len(v) > listValueBytes {
+		e.Omitted = true
+	} else {
+		e.Value = v
+	}
+	return e
 }
 
 // notSet is the resource_not_found message for a missing variable.
@@ -193,6 +219,9 @@ func valueError(err error) error {
 // Run reads the variable.
 func (t *varGet) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *getArgs) (any, error) {
+		if v, ok := a.runVars(ctx).get(a.Name); ok {
+			return VarResult{Name: a.Name, Scope: a.Scope, Value: v, Bytes: len(v), RunLocal: true}, nil
+		}
 		v, err := st.GetVar(ctx, a.Scope, a.session, a.Name)
 		if err != nil {
 			return nil, storeError(err, a.notSet())
@@ -204,6 +233,9 @@ func (t *varGet) Run(ctx context.Context, call *tools.Call) (any, error) {
 // Run saves the variable.
 func (t *varSet) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *setArgs) (any, error) {
+		if a.runVars(ctx).set(a.Name, a.Value) {
+			return SetResult{Name: a.Name, Scope: a.Scope, Bytes: len(a.Value), Warning: a.warning, RunLocal: true}, nil
+		}
 		if err := st.SetVar(ctx, a.Scope, a.session, a.Name, a.Value); err != nil {
 			var le *store.LimitError
 			if errors.As(err, &le) {
@@ -218,6 +250,9 @@ func (t *varSet) Run(ctx context.Context, call *tools.Call) (any, error) {
 // Run deletes the variable.
 func (t *varDelete) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return run(ctx, t.open, call, func(st *store.Store, a *deleteArgs) (any, error) {
+		if a.runVars(ctx).remove(a.Name) {
+			return DeleteResult{Deleted: true, Name: a.Name, Scope: a.Scope, RunLocal: true}, nil
+		}
 		if err := st.DeleteVar(ctx, a.Scope, a.session, a.Name); err != nil {
 			return nil, storeError(err, a.notSet())
 		}
@@ -234,14 +269,13 @@ func (t *varList) Run(ctx context.Context, call *tools.Call) (any, error) {
 		}
 		res := ListResult{Scope: a.Scope, Variables: []ListEntry{}}
 		for _, v := range vars {
-			e := ListEntry{Name: v.Name, Bytes: len(v.Value)}
-			if len(v.Value) > listValueBytes {
-				e.Omitted = true
-			} else {
-				e.Value = v.Value
-			}
-			res.Variables = append(res.Variables, e)
+			res.Variables = append(res.Variables, listEntry(v.Name, v.Value))
 		}
+		res.Variables = a.runVars(ctx).overlay(res.Variables, a.Prefix, func(name string, v json.RawMessage) ListEntry {
+			e := listEntry(name, v)
+			e.RunLocal = true
+			return e
+		})
 		return res, nil
 	})
 }
