@@ -13,6 +13,9 @@ import (
 // never stops the command: the pass is retried by a later one, and its
 // trouble is a warning on stderr.
 func applyRetention(ctx context.Context, f *Factory, st *store.Store) {
+	if st.ReadOnly() {
+		return // nothing can be removed; the writable case will do it
+	}
 	cfg, err := f.Config()
 	if err != nil || cfg.Retention.IsZero() {
 		return
