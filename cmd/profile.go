@@ -76,6 +76,7 @@ type profileView struct {
 	ResponseTimeout  string            `json:"response_timeout"`
 	StreamIdle       string            `json:"stream_idle_timeout"`
 	ReasoningContext string            `json:"reasoning_context"`
+	System           string            `json:"system,omitempty"`
 	Stream           bool              `json:"stream"`
 	Params           map[string]any    `json:"params,omitempty"`
 	Prices           *config.Prices    `json:"prices,omitempty"`
@@ -106,6 +107,7 @@ func newProfileView(cfg *config.Config, r *config.Resolved) profileView {
 		ResponseTimeout:  p.ResponseTimeout,
 		StreamIdle:       p.StreamIdleTimeout,
 		ReasoningContext: p.ReasoningContext,
+		System:           p.System,
 		Stream:           *p.Stream,
 		Params:           p.Params,
 		Prices:           p.Prices,

@@ -31,6 +31,7 @@ type ProfileSetOptions struct {
 	ResponseTimeout  string
 	StreamIdle       string
 	ReasoningContext string
+	System           string
 	Headers          []string
 	Query            []string
 	Params           []string
@@ -90,6 +91,7 @@ history: export the key in an environment variable and name it with --key-env.`,
 	fl.StringVar(&o.ResponseTimeout, "response-timeout", "", "limit for a model server's response headers, per request (default "+config.DurationText(config.DefaultResponseTimeout)+")")
 	fl.StringVar(&o.StreamIdle, "stream-idle-timeout", "", "limit for silence inside a model's answer (default "+config.DurationText(config.DefaultStreamIdleTimeout)+")")
 	fl.StringVar(&o.ReasoningContext, "reasoning-context", "", "earlier reasoning resent: "+strings.Join(config.ReasoningContexts, "|"))
+	fl.StringVar(&o.System, "system", "", "system prompt of runs with this profile, or @FILE to read it from a file")
 	_ = c.RegisterFlagCompletionFunc("reasoning-context", completeReasoningContext)
 	fl.StringArrayVar(&o.Headers, "header", nil, "extra request header `K=V` (repeatable; K= removes)")
 	fl.StringArrayVar(&o.Query, "query", nil, "extra URL query parameter `K=V` (repeatable; K= removes)")
@@ -156,6 +158,11 @@ func profileSetRun(o *ProfileSetOptions) error {
 	setString("response-timeout", &p.ResponseTimeout, o.ResponseTimeout)
 	setString("stream-idle-timeout", &p.StreamIdleTimeout, o.StreamIdle)
 	setString("reasoning-context", &p.ReasoningContext, o.ReasoningContext)
+	if changed("system") {
+		if p.System, err = readSystem(o.System); err != nil {
+			return usageError(err)
+		}
+	}
 	if p.Headers, err = applyPairs("--header", p.Headers, o.Headers, func(s string) string { return s }); err != nil {
 		return usageError(err)
 	}

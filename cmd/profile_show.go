@@ -118,6 +118,9 @@ func writeProfileText(ios *cli.IOStreams, v profileView) error {
 	add("response_timeout", v.ResponseTimeout)
 	add("stream_idle_timeout", v.StreamIdle)
 	add("reasoning_context", v.ReasoningContext)
+	if v.System != "" {
+		add("system", oneLine(v.System))
+	}
 	add("stream", strconv.FormatBool(v.Stream))
 	if len(v.Params) > 0 {
 		b, _ := json.Marshal(v.Params)
