@@ -105,7 +105,7 @@ func TestFullDiskChild(t *testing.T) {
 		t.Fatalf("list on a full disk: %d runs, %v", len(runs), err)
 	}
 	_, werr := s.CreateSession(ctxb(), "ses_2", "t")
-	if !errors.Is(werr, ErrDiskFull) || !strings.Contains(werr.Error(), "is full") || strings.Contains(werr.Error(), "\n") {
+	if !errors.Is(werr, ErrDiskFull) || !strings.Contains(werr.Error(), "the session store cannot be written") || !strings.Contains(werr.Error(), "is full") || strings.Contains(werr.Error(), "\n") {
 		t.Fatalf("write on a full disk: %v", werr)
 	}
 	t.Logf("read-only=%v; write error: %v", s.ReadOnly(), werr)
