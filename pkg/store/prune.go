@@ -228,8 +228,10 @@ const ReserveName = "tavo.reserve"
 const ReserveSize = 4 << 20
 
 // ensureReserve makes the reserve when it is missing. It is written with
-// real zeros (not a sparse file), so deleting it frees that space; when the
-// disk is too full for it, it is left out and made by a later Open.
+// real zeros (not a sparse file), so deleting it frees that space (file
+// systems that allocate late still count written data against the free
+// space at once, so no fsync is needed); when the disk is too full for it,
+// it is left out and made by a later Open.
 func ensureReserve(dir string) {
 	path := filepath.Join(dir, ReserveName)
 	if _, err := os.Lstat(path); err == nil {
@@ -243,9 +245,6 @@ func ensureReserve(dir string) {
 	err = nil
 	for n := 0; n < ReserveSize && err == nil; n += len(buf) {
 		_, err = f.Write(buf)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
