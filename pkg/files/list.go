@@ -62,7 +62,7 @@ func (s *Store) List(ctx context.Context, loc Location, opts ListOptions) (Page,
 	dir := s.dir(loc)
 	names, err := readNames(dir, after)
 	if err != nil {
-		return Page{}, fmt.Errorf("files: listing the %s scope: %w", loc.Scope, err)
+		return Page{}, unavailable("listing the "+string(loc.Scope)+" scope", false, err)
 	}
 	slices.Sort(names)
 

@@ -129,7 +129,7 @@ func (s *Store) SaveFrom(ctx context.Context, loc Location, name string, r io.Re
 	staging := filepath.Join(s.root, stagingDir)
 	for _, d := range []string{dir, staging} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return Entry{}, fmt.Errorf("files: creating the %s folder: %w", loc.Scope, err)
+			return Entry{}, unavailable("creating the "+string(loc.Scope)+" folder", true, err)
 		}
 	}
 	// The temporary file lies in a staging folder beside the scopes rather
@@ -138,7 +138,7 @@ func (s *Store) SaveFrom(ctx context.Context, loc Location, name string, r io.Re
 	// the staging folder is on the same file system.
 	tmp, err := os.CreateTemp(staging, "save-*")
 	if err != nil {
-		return Entry{}, fmt.Errorf("files: creating a temporary file: %w", err)
+		return Entry{}, unavailable("saving "+loc.Path(name), true, err)
 	}
 	committed := false
 	defer func() {
@@ -149,36 +149,41 @@ func (s *Store) SaveFrom(ctx context.Context, loc Location, name string, r io.Re
 	}()
 	limit := s.maxSize()
 	head := &headWriter{}
-	n, err := io.Copy(io.MultiWriter(tmp, head), io.LimitReader(&ctxReader{ctx: ctx, r: r}, limit+1))
+	dst := &errWriter{w: tmp}
+	n, err := io.Copy(io.MultiWriter(dst, head), io.LimitReader(&ctxReader{ctx: ctx, r: r}, limit+1))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Entry{}, ctx.Err()
 		}
-		return Entry{}, fmt.Errorf("files: writing %s: %w", loc.Path(name), err)
+		if dst.err != nil {
+			return Entry{}, unavailable("saving "+loc.Path(name), true, dst.err)
+		}
+		// The content's source failed, not the store.
+		return Entry{}, fmt.Errorf("files: reading the content of %s: %w", loc.Path(name), err)
 	}
 	if n > limit {
 		return Entry{}, tooLarge(limit, "the content")
 	}
 	if err := tmp.Chmod(0o600); err != nil {
-		return Entry{}, fmt.Errorf("files: writing %s: %w", loc.Path(name), err)
+		return Entry{}, unavailable("saving "+loc.Path(name), true, err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return Entry{}, fmt.Errorf("files: writing %s: %w", loc.Path(name), err)
+		return Entry{}, unavailable("saving "+loc.Path(name), true, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return Entry{}, fmt.Errorf("files: writing %s: %w", loc.Path(name), err)
+		return Entry{}, unavailable("saving "+loc.Path(name), true, err)
 	}
 	if st, err := os.Lstat(target); err == nil && st.IsDir() {
 		return Entry{}, invalid("name", nameExpected,
 			fmt.Sprintf("cannot save %s: a folder of that name is in the way", loc.Path(name)))
 	}
 	if err := os.Rename(tmp.Name(), target); err != nil {
-		return Entry{}, fmt.Errorf("files: saving %s: %w", loc.Path(name), err)
+		return Entry{}, unavailable("saving "+loc.Path(name), true, err)
 	}
 	committed = true
 	st, err := os.Lstat(target)
 	if err != nil {
-		return Entry{}, fmt.Errorf("files: saving %s: %w", loc.Path(name), err)
+		return Entry{}, unavailable("saving "+loc.Path(name), true, err)
 	}
 	return entryOf(loc, name, st, DetectMIME(name, head.b)), nil
 }
@@ -197,7 +202,7 @@ func (s *Store) Load(ctx context.Context, loc Location, name string) ([]byte, En
 	}
 	data, err := io.ReadAll(io.LimitReader(rc, s.maxSize()+1))
 	if err != nil {
-		return nil, Entry{}, fmt.Errorf("files: reading %s: %w", e.Path, err)
+		return nil, Entry{}, unavailable("loading "+e.Path, false, err)
 	}
 	if int64(len(data)) > s.maxSize() {
 		return nil, Entry{}, &Error{Kind: KindTooLarge, Field: "name", Limit: s.maxSize(),
@@ -222,12 +227,12 @@ func (s *Store) Reader(ctx context.Context, loc Location, name string) (io.ReadC
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, Entry{}, notFound(loc, name)
 		}
-		return nil, Entry{}, fmt.Errorf("files: opening %s: %w", loc.Path(name), err)
+		return nil, Entry{}, unavailable("opening "+loc.Path(name), false, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, Entry{}, fmt.Errorf("files: opening %s: %w", loc.Path(name), err)
+		return nil, Entry{}, unavailable("opening "+loc.Path(name), false, err)
 	}
 	mimeType := MIMEByName(name)
 	if mimeType == "" {
@@ -236,7 +241,7 @@ func (s *Store) Reader(ctx context.Context, loc Location, name string) (io.ReadC
 		mimeType = DetectMIME(name, head[:n])
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			f.Close()
-			return nil, Entry{}, fmt.Errorf("files: opening %s: %w", loc.Path(name), err)
+			return nil, Entry{}, unavailable("opening "+loc.Path(name), false, err)
 		}
 	}
 	return f, entryOf(loc, name, st, mimeType), nil
@@ -256,7 +261,7 @@ func (s *Store) Stat(ctx context.Context, loc Location, name string) (Entry, err
 		if err == nil || errors.Is(err, fs.ErrNotExist) {
 			return Entry{}, notFound(loc, name)
 		}
-		return Entry{}, fmt.Errorf("files: reading %s: %w", loc.Path(name), err)
+		return Entry{}, unavailable("looking up "+loc.Path(name), false, err)
 	}
 	return entryOf(loc, name, st, mimeOf(p, name)), nil
 }
@@ -289,7 +294,7 @@ func (s *Store) Delete(ctx context.Context, loc Location, name string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return notFound(loc, name)
 		}
-		return fmt.Errorf("files: deleting %s: %w", loc.Path(name), err)
+		return unavailable("deleting "+loc.Path(name), true, err)
 	}
 	return nil
 }
@@ -332,4 +337,19 @@ func formatSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// errWriter remembers the error of its writer, so a failed copy can tell
+// the store's disk failing from the content's source failing.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (w *errWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if err != nil {
+		w.err = err
+	}
+	return n, err
 }

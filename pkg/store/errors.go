@@ -26,7 +26,27 @@ var (
 	// ErrInvalidName: a variable name breaks the naming rule of
 	// CheckVarName. It is an ErrInvalid too.
 	ErrInvalidName = fmt.Errorf("invalid variable name: %w", ErrInvalid)
+	// ErrDiskFull: a write failed because the disk (or the user's quota)
+	// holding the data directory is full. Nothing committed before is lost.
+	ErrDiskFull = errors.New("disk full")
 )
+
+// diskFull reports whether err says the disk is full: the system's ENOSPC
+// or EDQUOT, SQLite's SQLITE_FULL, or SQLite failing to size the WAL's
+// shared-memory index (which it does by writing to it).
+func diskFull(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrDiskFull) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return true
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == sqlite3.SQLITE_FULL || se.Code() == sqlite3.SQLITE_IOERR_SHMSIZE
+	}
+	return false
+}
 
 // dataDirError says why the data directory cannot be used, in plain
 // words ("is read-only", "is not writable", "disk is full") with the
@@ -38,7 +58,7 @@ func dataDirError(dir string, err error) error {
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EPERM):
 		return fmt.Errorf("store: data dir %s is not writable (permission denied): %w", dir, err)
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return fmt.Errorf("store: the disk holding data dir %s is full: %w", dir, err)
+		return fmt.Errorf("store: the session store cannot be written: the disk holding data dir %s is full: %w: %w", dir, ErrDiskFull, err)
 	}
 	return fmt.Errorf("store: data dir %s: %w", dir, err)
 }
@@ -75,9 +95,9 @@ func (s *Store) dbError(op string, err error) error {
 	}
 	switch sqliteCode(err) {
 	case sqlite3.SQLITE_FULL:
-		return fmt.Errorf("store: %s: the disk holding data dir %s is full; free space and retry (nothing stored was lost): %w", op, s.dir, err)
+		return fmt.Errorf("store: %s: the session store cannot be written: the disk holding data dir %s is full; free space (tavo runs prune) and retry (nothing stored was lost): %w: %w", op, s.dir, ErrDiskFull, err)
 	case sqlite3.SQLITE_READONLY:
-		return fmt.Errorf("store: %s: data dir %s is read-only; tavo needs to write there: %w", op, s.dir, err)
+		return fmt.Errorf("store: %s: the session store cannot be written: data dir %s is read-only: %w", op, s.dir, err)
 	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM:
 		return fmt.Errorf("store: %s: cannot open the database in data dir %s (check its permissions): %w", op, s.dir, err)
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
@@ -85,6 +105,9 @@ func (s *Store) dbError(op string, err error) error {
 	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 		return fmt.Errorf("store: %s: %s is damaged or not a tavo database: %w", op, s.path, err)
 	case sqlite3.SQLITE_IOERR:
+		if diskFull(err) {
+			return fmt.Errorf("store: %s: the session store cannot be written: the disk holding data dir %s is full; free space (tavo runs prune) and retry: %w: %w", op, s.dir, ErrDiskFull, err)
+		}
 		return fmt.Errorf("store: %s: I/O error in data dir %s (disk full or failing?): %w", op, s.dir, err)
 	}
 	return fmt.Errorf("store: %s: %w", op, err)

@@ -176,7 +176,7 @@ func TestOpenReadOnlyDataDir(t *testing.T) {
 		}
 		s.Close()
 	}
-	if entries, _ := os.ReadDir(existing); len(entries) != 2 { // tavo.db and locks/
+	if entries, _ := os.ReadDir(existing); len(entries) != 3 { // tavo.db, tavo.reserve and locks/
 		t.Errorf("the read-only open left files behind: %v", entries)
 	}
 	writable(t, existing)

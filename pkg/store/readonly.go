@@ -16,8 +16,8 @@ import (
 )
 
 // ErrReadOnly: the store was opened for reading only, because its data
-// directory cannot be written; every write fails with it (wrapped in one
-// line naming the directory and why).
+// directory cannot be written (or its disk is full); every write fails with
+// it (wrapped in one line naming the directory and why).
 var ErrReadOnly = errors.New("read-only store")
 
 // unwritable reports whether err says a directory or file cannot be
@@ -66,8 +66,9 @@ func openReadOnly(ctx context.Context, dir string, cause error) (*Store, error) 
 	}
 	s.readOnly = cause
 	err := s.openFile(ctx, "mode=ro")
-	if sqliteCode(err) == sqlite3.SQLITE_CANTOPEN {
-		// WAL mode wants a -shm file it cannot make here.
+	if sqliteCode(err) == sqlite3.SQLITE_CANTOPEN || diskFull(err) {
+		// WAL mode wants a -shm file it cannot make here (or cannot
+		// size, on a full disk).
 		err = s.openFile(ctx, "immutable=1")
 	}
 	if err != nil {
@@ -128,6 +129,10 @@ func (s *Store) ReadOnly() bool { return s.readOnly != nil }
 
 // readOnlyError is the one line every write of a read-only store fails with.
 func (s *Store) readOnlyError(op string) error {
+	if diskFull(s.readOnly) {
+		return fmt.Errorf("store: %s: %w: %w: the disk holding data dir %s is full, so the session store cannot be written; free space (tavo runs prune) and retry",
+			op, ErrReadOnly, ErrDiskFull, s.dir)
+	}
 	return fmt.Errorf("store: %s: %w: the session store in data dir %s cannot be written (%s); make it writable or use --data-dir",
 		op, ErrReadOnly, s.dir, plainCause(s.readOnly))
 }
@@ -146,6 +151,8 @@ func plainCause(err error) string {
 		return "operation not permitted"
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied"
+	case diskFull(err):
+		return "disk full"
 	}
 	return err.Error()
 }

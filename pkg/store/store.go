@@ -66,9 +66,14 @@ type Store struct {
 // error naming the directory.
 //
 // A data directory that cannot be written (read-only file system, no write
-// permission, immutable) is opened for reading only: reads work, so `tavo
-// runs list` or `tavo logs list` still answer, and every write fails with
-// one line wrapping ErrReadOnly (see ReadOnly).
+// permission, immutable) or whose disk is too full to open the database is
+// opened for reading only: reads work, so `tavo runs list` or `tavo logs
+// list` still answer, and every write fails with one line wrapping
+// ErrReadOnly (and ErrDiskFull for a full disk; see ReadOnly). ApplyPrune
+// is the exception: it frees the space reserve and prunes anyway.
+//
+// A writable Open also keeps a small reserve file (ReserveName) in the
+// data directory, made once, that a prune deletes when the disk is full.
 func Open(ctx context.Context, dataDir string) (*Store, error) {
 	if dataDir == "" {
 		return nil, fmt.Errorf("store: no data directory given: %w", ErrInvalid)
@@ -78,7 +83,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("store: data dir %s: %w", dataDir, err)
 	}
 	if err := makePrivateDir(dir); err != nil {
-		if unwritable(err) {
+		if unwritable(err) || diskFull(err) {
 			return openReadOnly(ctx, dir, err)
 		}
 		return nil, dataDirError(dir, err)
@@ -86,6 +91,23 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	if err := probeWritable(dir); err != nil && unwritable(err) {
 		return openReadOnly(ctx, dir, err)
 	}
+	s, err := openWritable(ctx, dir)
+	if err != nil {
+		// A full disk: SQLite cannot even make the WAL's index (-shm) a
+		// new process needs. Read commands still work read-only, and
+		// `tavo runs prune` frees the reserve to get a writable handle.
+		if diskFull(err) {
+			return openReadOnly(ctx, dir, err)
+		}
+		return nil, err
+	}
+	ensureReserve(dir)
+	return s, nil
+}
+
+// openWritable opens the store of dir (which exists and is writable) for
+// reading and writing: creates, migrates and recovers as Open says.
+func openWritable(ctx context.Context, dir string) (*Store, error) {
 	if err := makePrivateDir(filepath.Join(dir, lockDirName)); err != nil {
 		return nil, dataDirError(dir, err)
 	}
@@ -169,6 +191,10 @@ func dsn(path string) string {
 	// dies, only (at worst) the last ones on a power cut; it saves an fsync
 	// per commit.
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// INCREMENTAL lets a prune give freed pages back to the file system
+	// (PRAGMA incremental_vacuum). It takes effect only on a database that
+	// has no table yet (a new store) or at a VACUUM; elsewhere it is a no-op.
+	q.Add("_pragma", "auto_vacuum(2)")
 	q.Set("_txlock", "immediate")
 	u := url.URL{Path: path}
 	return "file:" + u.EscapedPath() + "?" + q.Encode()

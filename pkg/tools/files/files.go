@@ -83,9 +83,12 @@ var argPath = map[string]string{
 	"cursor": "options.cursor", "limit": "options.limit",
 }
 
-// toolError maps store failures onto the envelope's codes. Anything the
-// store did not classify stays a plain error, which the executor reports as
-// a generic internal_error: no path on disk reaches the model.
+// toolError maps store failures onto the envelope's codes. A store that
+// cannot be written or read is an internal_error whose message says why in
+// words ("the file store cannot be written (disk full)") and never where
+// on disk. Anything the store did not classify stays a plain error, which
+// the executor reports as a generic internal_error: no path on disk
+// reaches the model.
 func toolError(err error) error {
 	var fe *files.Error
 	if !errors.As(err, &fe) {
@@ -105,6 +108,11 @@ func toolError(err error) error {
 	case files.KindTooLarge:
 		return &tools.Error{Code: tools.CodeLimitExceeded, Message: fe.Msg,
 			Details: map[string]any{"path": path, "limitBytes": fe.Limit}}
+	case files.KindUnavailable:
+		// The message names the file by its logical path and the cause
+		// ("disk full"); the system error, which names the data dir, stays
+		// behind.
+		return &tools.Error{Code: tools.CodeInternalError, Message: fe.Msg}
 	}
 	return err
 }

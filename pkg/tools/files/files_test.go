@@ -347,3 +347,21 @@ func TestRunBudget(t *testing.T) {
 	h.ok(LoadName, `{"name":"big.txt"}`)
 	h.fail(h.env, LoadName, `{"name":"big.txt"}`, tools.CodeResultTooLarge, "-")
 }
+
+// A file store that cannot be written is one clear internal_error that
+// says why, naming no path on disk (call checks the envelope for the data
+// dir).
+func TestUnwritableStoreIsOneClearLine(t *testing.T) {
+	h := newHarness(t)
+	if err := os.WriteFile(filepath.Join(h.dataDir, "files"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := h.fail(h.env, SaveName, `{"name":"a.txt","content":"hi"}`, tools.CodeInternalError, "-")
+	if want := "creating the chat folder: the file store cannot be written (not a directory)"; e.Error.Message != want {
+		t.Fatalf("message %q, want %q", e.Error.Message, want)
+	}
+	e = h.fail(h.env, ListName, `{}`, tools.CodeInternalError, "-")
+	if !strings.Contains(e.Error.Message, "the file store cannot be read (not a directory)") {
+		t.Fatalf("list: %q", e.Error.Message)
+	}
+}

@@ -87,6 +87,10 @@ func storeError(err error, notFound string) error {
 		return tools.Errorf(tools.CodeResourceNotFound, notFound)
 	case errors.Is(err, store.ErrInvalid):
 		return tools.Errorf(tools.CodeInvalidArguments, "the store refused the arguments as invalid")
+	case errors.Is(err, store.ErrDiskFull):
+		return tools.Errorf(tools.CodeInternalError, "the session store cannot be written (disk full); the call did nothing")
+	case errors.Is(err, store.ErrReadOnly):
+		return tools.Errorf(tools.CodeInternalError, "the session store cannot be written (its data dir is read-only); the call did nothing")
 	}
 	return err
 }
