@@ -227,11 +227,10 @@ const ReserveName = "tavo.reserve"
 // more than one run's deletion writes.
 const ReserveSize = 4 << 20
 
-// ensureReserve makes the reserve when it is missing. It is written with
-// real zeros (not a sparse file), so deleting it frees that space (file
-// systems that allocate late still count written data against the free
-// space at once, so no fsync is needed); when the disk is too full for it,
-// it is left out and made by a later Open.
+// ensureReserve makes the reserve when it is missing. Its blocks are really
+// allocated (fallocate, else written zeros; never a sparse file), so
+// deleting it frees that space; when the disk is too full for it, it is
+// left out and made by a later Open.
 func ensureReserve(dir string) {
 	path := filepath.Join(dir, ReserveName)
 	if _, err := os.Lstat(path); err == nil {
@@ -241,10 +240,13 @@ func ensureReserve(dir string) {
 	if err != nil {
 		return // another process is making it, or the directory is full
 	}
-	buf := make([]byte, 64<<10)
-	err = nil
-	for n := 0; n < ReserveSize && err == nil; n += len(buf) {
-		_, err = f.Write(buf)
+	if err = allocate(f, ReserveSize); err != nil {
+		// No fallocate (or a file system without it): real zeros.
+		buf := make([]byte, 64<<10)
+		err = nil
+		for n := 0; n < ReserveSize && err == nil; n += len(buf) {
+			_, err = f.Write(buf)
+		}
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
