@@ -52,7 +52,7 @@ model = "m1"
 context_window = 100000
 base_url = %[1]q
 api_key_env = "FAKE_KEY"
-params = { topK = 3 }
+params = { temperature = 0.5 }
 headers = { "X-Trace-Id" = "1" }
 [profiles.other]
 protocol = "anthropic"

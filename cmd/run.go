@@ -432,6 +432,10 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err != nil {
 		return nil, usageError(err)
 	}
+	// Settings the provider is sure to refuse are the user's to fix (exit 2).
+	if err := providers.CheckRequest(provider, &providers.Request{Model: set.Model, MaxOutputTokens: set.MaxOutputTokens, Params: set.Params}); err != nil {
+		return nil, usageError(err)
+	}
 	s.opts = runner.Options{
 		Provider:        provider,
 		ProfileName:     set.ProfileName,

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -134,8 +135,10 @@ func cmdCheckEvents(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	data, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
-	var want int
-	fmt.Sscan(args[1], &want)
+	want, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("checkevents: exit code %q is not a number", args[1])
+	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	seq, completed := int64(0), 0
@@ -178,8 +181,10 @@ func cmdWaitRequests(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: waitrequests N")
 	}
-	var n int
-	fmt.Sscan(args[0], &n)
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 {
+		ts.Fatalf("waitrequests: %q is not a positive count", args[0])
+	}
 	srv := *ts.Value(fakeKey{}).(**fake.Server)
 	if srv == nil {
 		ts.Fatalf("waitrequests: no fake server started")

@@ -27,12 +27,25 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(mcptest.Main(args))
 	}
-	os.Exit(m.Run())
+	// A test binary built with -cover warns on stderr at exit when it has
+	// nowhere to write its counters, and the tests read the server's
+	// stderr tail: give the servers a folder of their own.
+	dir, err := os.MkdirTemp("", "tavo-mcptest-cover-")
+	if err != nil {
+		panic(err)
+	}
+	childCoverDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
+
+// childCoverDir is GOCOVERDIR for the test binary run as a server.
+var childCoverDir string
 
 // stdioServer is the config of the test binary as a stdio server.
 func stdioServer(mode string) *config.MCPServer {
-	return &config.MCPServer{Command: []string{os.Args[0]}, Env: map[string]string{serverEnv: mode}}
+	return &config.MCPServer{Command: []string{os.Args[0]}, Env: map[string]string{serverEnv: mode, "GOCOVERDIR": childCoverDir}}
 }
 
 // testEnv is a fake environment with a provider key that must never reach

@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 )
@@ -45,6 +46,9 @@ func (t *Transport) Complete(ctx context.Context, x *Exchange, req *Request, sin
 		return nil, &Error{Code: ErrProviderError, Message: x.Err.Error(), Err: ErrPermanent}
 	}
 	body, err := x.Encode(req)
+	if errors.Is(err, ErrInvalidRequest) {
+		return nil, &Error{Code: ErrProviderError, Message: err.Error(), Err: errors.Join(ErrPermanent, err)}
+	}
 	if err != nil {
 		return nil, &Error{Code: ErrProviderError, Message: "cannot encode the request: " + err.Error(), Err: err}
 	}

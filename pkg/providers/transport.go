@@ -160,12 +160,14 @@ func (t *Transport) failure(call *Call, resp *http.Response) *Error {
 		e = &Error{Code: CodeForStatus(f.Status), Message: GenericMessage(f.Status)}
 	}
 	e.Status = f.Status
-	if e.RetryAfter == 0 {
-		now := time.Now
-		if t.Now != nil {
-			now = t.Now
-		}
-		e.RetryAfter = ParseRetryAfter(resp.Header, now())
+	now := time.Now
+	if t.Now != nil {
+		now = t.Now
+	}
+	// A header's wait wins over one the classifier read from the body (a
+	// message's "try again in 1.2s" is rounded; Retry-After is the rule).
+	if h := ParseRetryAfter(resp.Header, now()); h > 0 {
+		e.RetryAfter = h
 	}
 	return e
 }

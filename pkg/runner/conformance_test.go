@@ -485,7 +485,7 @@ func conformanceScenarios() []scenario {
 		},
 	}
 	for _, mode := range []ReasoningContext{ReasoningOff, ReasoningSinceUser, ReasoningActiveChain} {
-		list = append(list, reasoningLoop(mode))
+		list = append(list, reasoningLoop(mode), reasoningAfterSecondUserMessage(mode))
 	}
 	return list
 }
@@ -509,10 +509,10 @@ func reasoningLoop(mode ReasoningContext) scenario {
 			}
 			// Off sends no earlier reasoning, except to providers that need
 			// the reasoning of an unresolved tool loop (runner.ChainKeeper):
-			// Anthropic's signed thinking blocks, Gemini's thoughts. Gemini's
-			// signature rides on the function call and is sent in every mode.
-			_, chainKeeper := r.provider.(ChainKeeper)
-			keep := mode != ReasoningOff || chainKeeper
+			// Anthropic's signed thinking blocks whole. Gemini needs only
+			// its signatures, which ride on the function call and are sent
+			// in every mode; its thought text is not resent under off.
+			keep := mode != ReasoningOff || chainNeedOf(r.provider) == chainWhole
 			first := []string{callItem(r.proto, 1, true, `echo:{"x":1}`), `result:{"ok":true,"result":{"x":1}}`}
 			second := []string{callItem(r.proto, 2, true, `echo:{"x":2}`), `result:{"ok":true,"result":{"x":2}}`}
 			if keep {
@@ -522,6 +522,57 @@ func reasoningLoop(mode ReasoningContext) scenario {
 			head := []string{systemWithTools, "user:" + confPrompt}
 			r.wantRequest(t, 2, append(append([]string(nil), head...), first...)...)
 			r.wantRequest(t, 3, append(append(append([]string(nil), head...), first...), second...)...)
+		},
+	}
+}
+
+// reasoningAfterSecondUserMessage has two tool rounds in one user turn,
+// then a second user message (a driver's guidance) before the third
+// request. since-user and active-chain part there: since-user resends only
+// reasoning after the latest user message, so none; active-chain resends
+// the unresolved loop's, so both rounds'. Anthropic needs the loop's signed
+// thinking whatever the mode, so for it the modes cannot differ here.
+func reasoningAfterSecondUserMessage(mode ReasoningContext) scenario {
+	return scenario{
+		name: "two tool rounds then a second user message, " + string(mode),
+		replies: []fake.Reply{
+			{Reasoning: "Think one.", ToolCalls: []fake.ToolCall{{ID: "call_s1", Name: "echo", Arguments: `{"x":1}`}}},
+			{Reasoning: "Think two.", ToolCalls: []fake.ToolCall{{ID: "call_s2", Name: "echo", Arguments: `{"x":2}`}}},
+			{Text: "Both done."},
+		},
+		setup: func(o *Options, h *harness) {
+			o.Reasoning = mode
+			g := make(chan string, 1)
+			o.Guidance = g
+			results := 0
+			h.onEvent = func(typ string, _ []byte) {
+				if typ == "tool.result" {
+					if results++; results == 2 {
+						g <- "Now in Celsius."
+					}
+				}
+			}
+		},
+		check: func(t *testing.T, r *confRun) {
+			r.wantStatus(t, "completed", "")
+			whole := chainNeedOf(r.provider) == chainWhole
+			// Request 2: the loop is unresolved and no user message came
+			// after the prompt, so both modes resend round 1's reasoning.
+			keep2 := mode != ReasoningOff || whole
+			// Request 3: a user message came after both rounds.
+			keep3 := mode == ReasoningActiveChain || whole
+			item := func(keep bool, seq, x int, think string) []string {
+				out := []string{callItem(r.proto, seq, true, fmt.Sprintf(`echo:{"x":%d}`, x)), fmt.Sprintf(`result:{"ok":true,"result":{"x":%d}}`, x)}
+				if keep {
+					out = append([]string{reasoningItem(r.proto, seq, think)}, out...)
+				}
+				return out
+			}
+			head := []string{systemWithTools, "user:" + confPrompt}
+			r.wantRequest(t, 2, append(append([]string(nil), head...), item(keep2, 1, 1, "Think one.")...)...)
+			want3 := append(append([]string(nil), head...), item(keep3, 1, 1, "Think one.")...)
+			want3 = append(append(want3, item(keep3, 2, 2, "Think two.")...), "user:Now in Celsius.")
+			r.wantRequest(t, 3, want3...)
 		},
 	}
 }

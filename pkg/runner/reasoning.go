@@ -40,11 +40,53 @@ type ChainKeeper interface {
 	RequiresActiveChain() bool
 }
 
-// selectReasoning returns the messages to send with reasoning parts kept or
-// dropped according to mode. turnStart is the index of the user message that
-// started the current turn; later user messages (guidance) do not end it.
-// The history itself is never modified: reasoning is always stored.
+// SignatureChainKeeper is implemented by ChainKeepers whose provider needs
+// only the signatures of an unresolved tool loop's reasoning, not its text
+// (Gemini's thoughtSignature). Where the mode would drop that reasoning, the
+// signatures alone go back; the thought text is left out.
+type SignatureChainKeeper interface {
+	ChainKeeper
+	ChainSignaturesOnly() bool
+}
+
+// chainNeed is what a provider needs of an unresolved tool loop's reasoning.
+type chainNeed int
+
+const (
+	chainNothing    chainNeed = iota // only what the mode keeps
+	chainWhole                       // whole reasoning parts (Anthropic)
+	chainSignatures                  // the signatures (Gemini)
+)
+
+// chainNeedOf asks the provider what it needs of the active chain.
+func chainNeedOf(p providers.Provider) chainNeed {
+	ck, ok := p.(ChainKeeper)
+	if !ok || !ck.RequiresActiveChain() {
+		return chainNothing
+	}
+	if sk, ok := p.(SignatureChainKeeper); ok && sk.ChainSignaturesOnly() {
+		return chainSignatures
+	}
+	return chainWhole
+}
+
+// selectReasoning is selectReasoningFor with whole reasoning kept for the
+// active chain when keepChain is set.
 func selectReasoning(msgs []providers.Message, mode ReasoningContext, turnStart int, keepChain bool) []providers.Message {
+	need := chainNothing
+	if keepChain {
+		need = chainWhole
+	}
+	return selectReasoningFor(msgs, mode, turnStart, need)
+}
+
+// selectReasoningFor returns the messages to send with reasoning parts kept
+// or dropped according to mode. turnStart is the index of the user message
+// that started the current turn; later user messages (guidance) do not end
+// it. need says what the provider requires of the unresolved tool loop
+// whatever the mode. The history itself is never modified: reasoning is
+// always stored.
+func selectReasoningFor(msgs []providers.Message, mode ReasoningContext, turnStart int, need chainNeed) []providers.Message {
 	lastUser := -1
 	for i, m := range msgs {
 		if m.Role == providers.RoleUser {
@@ -61,28 +103,33 @@ func selectReasoning(msgs []providers.Message, mode ReasoningContext, turnStart 
 		unresolved = msgs[i].Role == providers.RoleTool
 		break
 	}
-	keep := func(i int) bool {
-		activeChain := unresolved && i > turnStart
-		switch {
-		case keepChain && activeChain:
-			return true
-		case mode == ReasoningSinceUser:
+	modeKeeps := func(i int) bool {
+		switch mode {
+		case ReasoningSinceUser:
 			return i > lastUser
-		case mode == ReasoningActiveChain:
-			return activeChain
+		case ReasoningActiveChain:
+			return unresolved && i > turnStart
 		}
 		return false
 	}
 	out := make([]providers.Message, len(msgs))
 	for i, m := range msgs {
-		if m.Role != providers.RoleAssistant || keep(i) || !hasReasoning(m) {
+		activeChain := unresolved && i > turnStart
+		if m.Role != providers.RoleAssistant || !hasReasoning(m) || modeKeeps(i) || (activeChain && need == chainWhole) {
 			out[i] = m
 			continue
 		}
+		signatures := activeChain && need == chainSignatures
 		parts := make([]providers.Part, 0, len(m.Parts))
 		for _, p := range m.Parts {
 			if p.Type != providers.PartReasoning {
 				parts = append(parts, p)
+				continue
+			}
+			if signatures && p.Reasoning != nil && p.Reasoning.Signature != "" {
+				r := *p.Reasoning
+				r.Text = ""
+				parts = append(parts, providers.Part{Type: providers.PartReasoning, Reasoning: &r})
 			}
 		}
 		out[i] = providers.Message{Role: m.Role, Parts: parts}

@@ -437,11 +437,7 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 	if r.opts.Schema != nil {
 		req.Schema = r.opts.Schema.Wire
 	}
-	keepChain := false
-	if ck, ok := r.opts.Provider.(ChainKeeper); ok {
-		keepChain = ck.RequiresActiveChain()
-	}
-	req.Messages = selectReasoning(r.msgs, r.opts.Reasoning, r.added, keepChain)
+	req.Messages = selectReasoningFor(r.msgs, r.opts.Reasoning, r.added, chainNeedOf(r.opts.Provider))
 	if r.final {
 		req.System = joinNonEmpty(req.System, finalHint)
 	} else {

@@ -6,8 +6,10 @@
 //   - max_tokens is required by the API; tavo sends Request.MaxOutputTokens,
 //     or DefaultMaxTokens (8192) when it is not set. Every current Claude model
 //     accepts 8192; the retired Claude 3 Haiku/Opus need --max-output-tokens
-//     4096. Extended thinking needs max_tokens above its budget_tokens: a
-//     budget of 8192 or more given without a limit gets budget + 8192.
+//     4096. Extended thinking counts inside max_tokens, which must be above
+//     budget_tokens: a budget given without a limit gets budget + 8192 (room
+//     for the answer), and a limit at or below the budget, or a budget under
+//     1024, is refused before anything is sent (CheckRequest, exit 2).
 //   - Extended thinking is off unless asked for (--param
 //     thinking='{"type":"enabled","budget_tokens":2048}'). Thinking and
 //     redacted_thinking blocks are kept verbatim with their signatures and

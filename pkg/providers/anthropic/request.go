@@ -76,9 +76,9 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	maxTokens := req.MaxOutputTokens
-	if maxTokens <= 0 {
-		maxTokens = DefaultMaxTokens
+	maxTokens, err := maxTokensFor(req)
+	if err != nil {
+		return nil, err
 	}
 	body := map[string]any{
 		"model":      req.Model,
@@ -111,33 +111,76 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 		body["output_config"] = map[string]any{"format": map[string]any{"type": "json_schema", "schema": json.RawMessage(s.Schema)}}
 	}
 	providers.ApplyParams(body, req.Params)
-	if _, set := req.Params["max_tokens"]; !set && req.MaxOutputTokens <= 0 {
-		// The API wants max_tokens above the thinking budget; a budget
-		// given without a limit gets room for an answer after it.
-		if budget := thinkingBudget(body["thinking"]); budget >= maxTokens {
-			body["max_tokens"] = budget + DefaultMaxTokens
-		}
-	}
 	return json.Marshal(body)
 }
 
-// thinkingBudget reads thinking.budget_tokens from a --param value, 0 when
-// there is none.
-func thinkingBudget(v any) int {
+// MinThinkingBudget is the smallest thinking.budget_tokens the API takes.
+const MinThinkingBudget = 1024
+
+// maxTokensFor computes max_tokens from the output limit and the thinking
+// budget. The API counts thinking inside max_tokens and wants max_tokens
+// above budget_tokens, so an output limit is the whole cap and must exceed
+// the budget, and no limit gives the budget plus DefaultMaxTokens for the
+// answer (Anthropic's docs: max_tokens = budget + the answer's room). A
+// max_tokens given by --param is sent as given but checked the same way.
+// Errors wrap providers.ErrInvalidRequest.
+func maxTokensFor(req *providers.Request) (int, error) {
+	budget, err := thinkingBudget(req.Params["thinking"])
+	if err != nil {
+		return 0, err
+	}
+	if v, set := req.Params["max_tokens"]; set && v != nil {
+		n, ok := v.(float64)
+		if i, isInt := v.(int); isInt {
+			n, ok = float64(i), true
+		}
+		if ok && budget > 0 && int(n) <= budget {
+			return 0, fmt.Errorf("%w: --param max_tokens=%d must be above thinking.budget_tokens %d (Anthropic counts thinking inside max_tokens)", providers.ErrInvalidRequest, int(n), budget)
+		}
+		// ApplyParams puts the given value in place of this one.
+		return int(n), nil
+	}
+	limit := req.MaxOutputTokens
+	switch {
+	case limit > 0 && budget > 0 && limit <= budget:
+		return 0, fmt.Errorf("%w: --max-output-tokens %d must be above the thinking budget %d (Anthropic counts thinking inside the output limit); raise it above %d, or leave it unset for %d", providers.ErrInvalidRequest, limit, budget, budget, budget+DefaultMaxTokens)
+	case limit > 0:
+		return limit, nil
+	}
+	return budget + DefaultMaxTokens, nil
+}
+
+// CheckRequest refuses settings the API would reject: an output limit at
+// or below the thinking budget, a budget under MinThinkingBudget (see
+// providers.RequestChecker).
+func (c *Client) CheckRequest(req *providers.Request) error {
+	_, err := maxTokensFor(req)
+	return err
+}
+
+// thinkingBudget reads thinking.budget_tokens from a --param value: 0 when
+// thinking is not enabled with a budget, an error wrapping
+// providers.ErrInvalidRequest when the budget cannot be sent.
+func thinkingBudget(v any) (int, error) {
 	if v == nil {
-		return 0
+		return 0, nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return 0
+		return 0, nil
 	}
 	var t struct {
-		BudgetTokens float64 `json:"budget_tokens"`
+		Type         string   `json:"type"`
+		BudgetTokens *float64 `json:"budget_tokens"`
 	}
-	if json.Unmarshal(b, &t) != nil || t.BudgetTokens <= 0 || t.BudgetTokens > 1<<30 {
-		return 0
+	if json.Unmarshal(b, &t) != nil || t.BudgetTokens == nil || t.Type == "disabled" {
+		return 0, nil
 	}
-	return int(t.BudgetTokens)
+	n := *t.BudgetTokens
+	if n < MinThinkingBudget || n > 1<<30 || n != float64(int(n)) {
+		return 0, fmt.Errorf("%w: thinking.budget_tokens %v must be a whole number of at least %d", providers.ErrInvalidRequest, n, MinThinkingBudget)
+	}
+	return int(n), nil
 }
 
 // encodeMessages converts the canonical conversation and merges consecutive

@@ -1,11 +1,15 @@
 package anthropic
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/fake"
 	"github.com/tavo-cli/tavo/pkg/providers/providertest"
 )
 
@@ -97,11 +101,11 @@ func TestEncodeRequestShape(t *testing.T) {
 
 func TestEncodeRequestOptions(t *testing.T) {
 	req := codec.Request(false)
-	req.MaxOutputTokens = 1000
+	req.MaxOutputTokens = 3000
 	req.Schema = &providers.OutputSchema{Name: "answer", Schema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`)}
 	req.Params = map[string]any{"temperature": 0.2, "thinking": map[string]any{"type": "enabled", "budget_tokens": 1024}, "system": nil}
 	j := providertest.Encode(t, encodeRequest, req)
-	if j.Get("max_tokens").Int() != 1000 || j.Get("temperature").Float() != 0.2 || j.Get("thinking.budget_tokens").Int() != 1024 || j.Get("system").Exists() || j.Get("stream").Exists() {
+	if j.Get("max_tokens").Int() != 3000 || j.Get("temperature").Float() != 0.2 || j.Get("thinking.budget_tokens").Int() != 1024 || j.Get("system").Exists() || j.Get("stream").Exists() {
 		t.Fatalf("options not applied: %s", j.Raw)
 	}
 	if j.Get("output_config.format.type").String() != "json_schema" || j.Get("output_config.format.schema.required.0").String() != "city" {
@@ -116,20 +120,60 @@ func TestMaxTokensAboveThinkingBudget(t *testing.T) {
 		params map[string]any
 		want   int64
 	}{
-		{"small budget", 0, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 2048}}, DefaultMaxTokens},
+		{"no thinking", 0, nil, DefaultMaxTokens},
+		{"small budget gets room for the answer", 0, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 1024}}, 1024 + DefaultMaxTokens},
 		{"large budget", 0, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 16000.0}}, 16000 + DefaultMaxTokens},
-		{"explicit limit wins", 4000, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 16000}}, 4000},
-		{"explicit param wins", 0, map[string]any{"max_tokens": 100, "thinking": map[string]any{"budget_tokens": 16000}}, 100},
+		{"limit above the budget is the whole cap", 20000, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 16000}}, 20000},
+		{"explicit param wins", 0, map[string]any{"max_tokens": 17000, "thinking": map[string]any{"type": "enabled", "budget_tokens": 16000}}, 17000},
+		{"disabled thinking", 0, map[string]any{"thinking": map[string]any{"type": "disabled"}}, DefaultMaxTokens},
 		{"garbage budget", 0, map[string]any{"thinking": "on"}, DefaultMaxTokens},
 	} {
 		req := codec.Request(false)
 		req.MaxOutputTokens, req.Params = tt.limit, tt.params
 		body, err := encodeRequest(req)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if got := gjson.GetBytes(body, "max_tokens").Int(); got != tt.want {
 			t.Errorf("%s: max_tokens %d, want %d", tt.name, got, tt.want)
+		}
+		if tt.name == "garbage budget" {
+			continue
+		}
+		if err := fake.ValidateRequest(providers.ProtocolAnthropic, body); err != nil && !errors.Is(err, fake.ErrNoFixtures) {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+}
+
+// TestImpossibleThinkingBudgetRefused pins issue 12: a limit at or below the
+// budget (the API's 400) is refused before sending, as a usage error.
+func TestImpossibleThinkingBudgetRefused(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		limit  int
+		params map[string]any
+		want   string
+	}{
+		{"limit below budget", 4000, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 16000}}, "--max-output-tokens 4000 must be above the thinking budget 16000"},
+		{"limit equal to budget", 2048, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 2048}}, "--max-output-tokens 2048"},
+		{"param below budget", 0, map[string]any{"max_tokens": 100, "thinking": map[string]any{"type": "enabled", "budget_tokens": 16000}}, "--param max_tokens=100"},
+		{"budget too small", 0, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 10}}, "at least 1024"},
+	} {
+		req := codec.Request(false)
+		req.MaxOutputTokens, req.Params = tt.limit, tt.params
+		_, err := encodeRequest(req)
+		if !errors.Is(err, providers.ErrInvalidRequest) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want ErrInvalidRequest naming %q", tt.name, err, tt.want)
+		}
+		c := New(providers.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k"})
+		if err := providers.CheckRequest(c, req); !errors.Is(err, providers.ErrInvalidRequest) {
+			t.Errorf("%s: CheckRequest = %v", tt.name, err)
+		}
+		// Complete refuses it without sending anything and without retrying.
+		_, err = c.Complete(context.Background(), req, nil)
+		if pe := providers.AsError(err); !errors.Is(pe, providers.ErrInvalidRequest) || providers.Retryable(pe) {
+			t.Errorf("%s: Complete = %v", tt.name, err)
 		}
 	}
 }

@@ -73,6 +73,10 @@ func TestModelsRequestGoesWhereARunGoes(t *testing.T) {
 			t.Run(string(p)+"/"+tc.name, func(t *testing.T) {
 				srv := fake.NewServer(t)
 				srv.Enqueue(fake.Reply{Text: "hi"})
+				if tc.cfg.APIKey == "" || tc.cfg.AuthHeader != "" {
+					// A compatible server with its own key rules.
+					srv.CheckRoutes(false)
+				}
 				cfg := tc.cfg
 				cfg.BaseURL = srv.URL + tc.base
 				cfg.Retry = providers.RetryPolicy{MaxRetries: -1}

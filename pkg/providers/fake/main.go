@@ -16,7 +16,10 @@ import (
 // status. It is what cmd/fakeprovider runs, and can be registered as a
 // testscript command.
 //
-//	fakeprovider -script replies.json [-requests requests.ndjson] [-url-file url.txt] [-validate]
+//	fakeprovider -script replies.json [-requests requests.ndjson] [-url-file url.txt] [-lax]
+//
+// The server is strict like NewServer's; -lax turns every check off and
+// -validate=false only the body schema check.
 func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -30,12 +33,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	script := fs.String("script", "", "JSON file with the list of replies (required)")
 	requests := fs.String("requests", "", "append every request to this file as NDJSON")
 	urlFile := fs.String("url-file", "", "also write the base URL to this file, once the server is listening")
-	validate := fs.Bool("validate", false, "answer 400 to request bodies that break the official schema")
+	validate := fs.Bool("validate", true, "answer 400 to request bodies that break the official schema")
+	lax := fs.Bool("lax", false, "check nothing: no schema, path, method or key checks")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *script == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "fakeprovider: usage: fakeprovider -script FILE [-requests FILE] [-url-file FILE] [-validate]")
+		fmt.Fprintln(stderr, "fakeprovider: usage: fakeprovider -script FILE [-requests FILE] [-url-file FILE] [-validate=false] [-lax]")
 		return 2
 	}
 	replies, err := LoadScript(*script)
@@ -47,6 +51,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer srv.Close()
 	srv.Enqueue(replies...)
 	srv.ValidateRequests(*validate)
+	if *lax {
+		srv.Lax()
+	}
 	if *requests != "" {
 		f, err := os.OpenFile(*requests, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {

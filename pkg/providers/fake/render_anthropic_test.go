@@ -110,7 +110,7 @@ func TestAnthropicErrorsRenderedLikeTheRealAPI(t *testing.T) {
 		Reply{Status: 529, Error: &APIError{Message: "Overloaded"}},
 		Reply{Steps: []Step{{Text: "Hel"}, {Error: &APIError{Message: "Overloaded", Type: "overloaded_error"}}}},
 	)
-	resp := postTo(t, srv.URL, anthropicPath, `{}`)
+	resp := postTo(t, srv.URL, anthropicPath, `{"model":"claude-test","max_tokens":100,"messages":[{"role":"user","content":"hi"}]}`)
 	body := readBody(t, resp)
 	if resp.StatusCode != 529 || gjson.Get(body, "error.type").String() != "overloaded_error" {
 		t.Fatalf("status %d body %s", resp.StatusCode, body)
@@ -118,7 +118,7 @@ func TestAnthropicErrorsRenderedLikeTheRealAPI(t *testing.T) {
 	if err := validateWith(sch, []byte(body)); err != nil {
 		t.Fatalf("%s breaks ErrorResponse: %v", body, err)
 	}
-	events := sseEvents(t, readBody(t, postTo(t, srv.URL, anthropicPath, `{"stream":true}`)))
+	events := sseEvents(t, readBody(t, postTo(t, srv.URL, anthropicPath, `{"model":"claude-test","max_tokens":100,"messages":[{"role":"user","content":"hi"}],"stream":true}`)))
 	last := events[len(events)-1]
 	if last.Name != "error" {
 		t.Fatalf("last event %s, want error", last.Name)

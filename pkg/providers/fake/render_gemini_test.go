@@ -74,7 +74,7 @@ func TestGeminiJSONRenderedLikeTheRealAPI(t *testing.T) {
 	sch := component(t, "gemini.trimmed.json", "GenerateContentResponse")
 	srv := NewServer(t)
 	srv.Enqueue(scriptedVariety())
-	body := readBody(t, postTo(t, srv.URL, geminiPath, `{}`))
+	body := readBody(t, postTo(t, srv.URL, geminiPath, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`))
 	if err := validateWith(sch, []byte(body)); err != nil {
 		t.Fatalf("%s breaks GenerateContentResponse: %v", body, err)
 	}
@@ -99,7 +99,7 @@ func TestGeminiJSONRenderedLikeTheRealAPI(t *testing.T) {
 func TestGeminiRetryAfterBecomesRetryInfo(t *testing.T) {
 	srv := NewServer(t)
 	srv.Enqueue(Reply{Status: 429, Headers: map[string]string{"Retry-After": "1.5"}, Error: &APIError{Message: "quota"}})
-	resp := postTo(t, srv.URL, geminiPath, `{}`)
+	resp := postTo(t, srv.URL, geminiPath, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`)
 	body := readBody(t, resp)
 	if resp.Header.Get("Retry-After") != "" {
 		t.Fatal("Gemini sends no Retry-After header")
@@ -119,11 +119,11 @@ func TestGeminiStreamErrorAndNoDone(t *testing.T) {
 		Reply{Steps: []Step{{Text: "Hel"}, {Error: &APIError{Message: "boom"}}, {Text: "never"}}},
 		Reply{Text: "cut short", NoDone: true},
 	)
-	events := sseEvents(t, readBody(t, postTo(t, srv.URL, geminiStreamPath, `{}`)))
+	events := sseEvents(t, readBody(t, postTo(t, srv.URL, geminiStreamPath, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`)))
 	if len(events) != 2 || gjson.Get(events[1].Data, "error.status").String() != "INTERNAL" {
 		t.Fatalf("events %+v", events)
 	}
-	for _, ev := range sseEvents(t, readBody(t, postTo(t, srv.URL, geminiStreamPath, `{}`))) {
+	for _, ev := range sseEvents(t, readBody(t, postTo(t, srv.URL, geminiStreamPath, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`))) {
 		if gjson.Get(ev.Data, "candidates.0.finishReason").Exists() {
 			t.Fatalf("no_done still sent the last chunk: %s", ev.Data)
 		}

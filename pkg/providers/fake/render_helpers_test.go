@@ -19,12 +19,23 @@ func postTo(t *testing.T, url, path, body string) *http.Response {
 	if err != nil {
 		t.Fatal(err)
 	}
+	authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { resp.Body.Close() })
 	return resp
+}
+
+// authorize gives req the key headers of every protocol, as the strict
+// fake wants one of them.
+func authorize(req *http.Request) {
+	req.Header.Set("Authorization", "Bearer test-key")
+	req.Header.Set("X-Api-Key", "test-key")
+	req.Header.Set("Anthropic-Version", "2023-06-01")
+	req.Header.Set("X-Goog-Api-Key", "test-key")
+	req.Header.Set("Content-Type", "application/json")
 }
 
 // sseEvents reads every event of a stream.
@@ -48,7 +59,7 @@ func sseEvents(t *testing.T, body string) []sse.Event {
 func component(t *testing.T, file, name string) *jsonschema.Schema {
 	t.Helper()
 	fixturesOrSkip(t)
-	sch, err := compileComponent(schemaRef{file, name})
+	sch, _, err := compileComponent(schemaRef{file, name})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func TestResponsesErrorEvent(t *testing.T) {
 	sch := component(t, "openai.trimmed.json", "ResponseStreamEvent")
 	srv := NewServer(t)
 	srv.Enqueue(Reply{Steps: []Step{{Text: "a"}, {Error: &APIError{Message: "Rate limit reached", Code: "rate_limit_exceeded"}}, {Text: "never"}}})
-	events := sseEvents(t, readBody(t, postTo(t, srv.URL, responsesPath, `{"stream":true}`)))
+	events := sseEvents(t, readBody(t, postTo(t, srv.URL, responsesPath, `{"model":"gpt-test","input":"hi","stream":true}`)))
 	last := events[len(events)-1]
 	if last.Name != "error" || gjson.Get(last.Data, "code").String() != "rate_limit_exceeded" {
 		t.Fatalf("last event %s %s", last.Name, last.Data)

@@ -80,7 +80,9 @@ func TestMainServesScript(t *testing.T) {
 	if b, _ := os.ReadFile(urlFile); strings.TrimSpace(string(b)) != url {
 		t.Fatalf("url file %q, stdout %q", b, url)
 	}
-	resp, err := http.Post(url+"/chat/completions", "application/json", strings.NewReader(`{"model":"m"}`))
+	req, _ := http.NewRequest(http.MethodPost, url+"/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+	authorize(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

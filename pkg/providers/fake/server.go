@@ -31,14 +31,21 @@ type Server struct {
 	requests []Request
 	record   io.Writer
 	validate bool
+	routes   bool
 	schemas  map[providers.Protocol]*jsonschema.Schema
+	fields   map[providers.Protocol]map[string]bool
 	closed   bool
 }
 
 // NewServer starts a fake provider. When tb is not nil the server is closed
-// when the test ends.
+// when the test ends. It is strict, as the real APIs are: bodies are
+// checked against the official schema (ValidateRequests), and path, method
+// and key against the protocol (CheckRoutes).
 func NewServer(tb testing.TB) *Server {
-	s := &Server{done: make(chan struct{}), schemas: map[providers.Protocol]*jsonschema.Schema{}}
+	s := &Server{
+		done: make(chan struct{}), validate: true, routes: true,
+		schemas: map[providers.Protocol]*jsonschema.Schema{}, fields: map[providers.Protocol]map[string]bool{},
+	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	if tb != nil {
@@ -75,14 +82,35 @@ func (s *Server) RecordTo(w io.Writer) {
 	s.record = w
 }
 
-// ValidateRequests makes the server check every request body against the
-// official schema of its protocol and answer 400 with the validation error
-// when it does not match, as the real API would refuse it. A refused
-// request is recorded but does not consume a queued reply.
+// ValidateRequests says whether the server checks every request body
+// against the official schema of its protocol (on by default) and answers
+// 400 in the provider's error envelope when it does not match, as the real
+// API would refuse it: unknown fields included, which OpenAI refuses at the
+// top level and Gemini at every depth. A refused request is recorded but
+// does not consume a queued reply.
 func (s *Server) ValidateRequests(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.validate = on
+}
+
+// CheckRoutes says whether the server refuses, as the API would and before
+// reading the body, a request to a path or with a method its protocol does
+// not have (404) or without the protocol's key (401: Authorization Bearer,
+// x-api-key with anthropic-version; Gemini 403: x-goog-api-key or ?key=).
+// On by default. A refused request is recorded but consumes no reply.
+func (s *Server) CheckRoutes(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.routes = on
+}
+
+// Lax turns off every check (ValidateRequests and CheckRoutes), for tests
+// that stand in for a server other than the four APIs (an OpenAI-compatible
+// local server without keys).
+func (s *Server) Lax() {
+	s.ValidateRequests(false)
+	s.CheckRoutes(false)
 }
 
 // Close stops the server, ending hanging and delayed replies first.
@@ -117,7 +145,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if len(s.queue) > 0 && s.queue[0].Protocol != "" {
 		protocol = s.queue[0].Protocol
 	}
-	validate := s.validate
+	validate, routes := s.validate, s.routes
 	s.mu.Unlock()
 
 	if isModelList(r) {
@@ -127,9 +155,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 	// A request the real API would refuse leaves the queue alone: the
 	// scripted reply was meant for a valid one.
+	if routes {
+		if status, e := checkRoute(protocolForPath(r.URL.Path), r); e != nil {
+			s.refuse(w, protocol, seq, status, e)
+			return
+		}
+	}
 	if validate {
-		if err := s.validateBody(protocol, body); err != nil {
-			s.fail(w, http.StatusBadRequest, "fake provider: "+err.Error())
+		e, err := s.validateBody(protocol, body)
+		if err != nil {
+			s.fail(w, http.StatusInternalServerError, "fake provider: "+err.Error())
+			return
+		}
+		if e != nil {
+			s.refuse(w, protocol, seq, http.StatusBadRequest, e)
 			return
 		}
 	}
@@ -169,6 +208,10 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, seq int, protocol
 		ha.adaptHeaders(w.Header())
 	}
 	status := reply.Status
+	if status == http.StatusTooManyRequests && reply.Body == "" {
+		e := rateLimitDefaults(protocol, w.Header(), reply.Error, seq)
+		reply = &Reply{Status: status, Error: e}
+	}
 	if status >= 400 || reply.Error != nil || reply.Body != "" {
 		if status == 0 {
 			status = http.StatusOK
@@ -290,6 +333,18 @@ func serveRecorded(w http.ResponseWriter, reply *Reply) error {
 	w.WriteHeader(rec.Status)
 	w.Write(rec.Body)
 	return nil
+}
+
+// refuse answers status with e in protocol's own error envelope.
+func (s *Server) refuse(w http.ResponseWriter, protocol providers.Protocol, seq, status int, e *APIError) {
+	rend := newRenderer(protocol, requestInfo{seq: seq}, "")
+	if rend == nil {
+		s.fail(w, status, "fake provider: "+e.Message)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(rend.errorBody(e, status))
 }
 
 // fail answers with an OpenAI-style error envelope, which every codec's

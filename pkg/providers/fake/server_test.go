@@ -57,6 +57,9 @@ func dataEvents(body string) []string {
 	return out
 }
 
+// chatReq is the smallest valid Chat Completions request, not streamed.
+const chatReq = `{"model":"gpt-test","messages":[{"role":"user","content":"hi"}]}`
+
 const streamReq = `{"model":"gpt-test","messages":[{"role":"user","content":"hi"}],"stream":true,"stream_options":{"include_usage":true}}`
 
 func TestFixturesReplayedByteForByte(t *testing.T) {
@@ -119,7 +122,7 @@ func TestGeminiFixtureServedWithCRLF(t *testing.T) {
 	fixturesOrSkip(t)
 	srv := NewServer(t)
 	srv.Enqueue(Fixture(t, "gemini/text.stream.http"))
-	body := readBody(t, post(t, context.Background(), srv.URL, `{}`))
+	body := readBody(t, post(t, context.Background(), srv.URL, chatReq))
 	if !strings.Contains(body, "\r\n\r\n") || strings.Contains(strings.ReplaceAll(body, "\r\n", ""), "\n") {
 		t.Fatalf("body not CRLF-framed: %q", body[:min(len(body), 200)])
 	}
@@ -127,7 +130,7 @@ func TestGeminiFixtureServedWithCRLF(t *testing.T) {
 
 func TestStreamRenderedLikeTheRealAPI(t *testing.T) {
 	fixturesOrSkip(t)
-	sch, err := compileComponent(schemaRef{"openai.trimmed.json", "CreateChatCompletionStreamResponse"})
+	sch, _, err := compileComponent(schemaRef{"openai.trimmed.json", "CreateChatCompletionStreamResponse"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +233,7 @@ func TestRenderedChunksHaveFixtureFields(t *testing.T) {
 func TestStreamWithoutIncludeUsage(t *testing.T) {
 	srv := NewServer(t)
 	srv.Enqueue(Reply{Text: "hi", Usage: &Usage{InputTokens: 1}})
-	body := readBody(t, post(t, context.Background(), srv.URL, `{"model":"m","stream":true}`))
+	body := readBody(t, post(t, context.Background(), srv.URL, `{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":true}`))
 	if strings.Contains(body, `"usage"`) {
 		t.Fatalf("usage sent though not asked for: %s", body)
 	}
@@ -238,7 +241,7 @@ func TestStreamWithoutIncludeUsage(t *testing.T) {
 
 func TestJSONRenderedLikeTheRealAPI(t *testing.T) {
 	fixturesOrSkip(t)
-	sch, err := compileComponent(schemaRef{"openai.trimmed.json", "CreateChatCompletionResponse"})
+	sch, _, err := compileComponent(schemaRef{"openai.trimmed.json", "CreateChatCompletionResponse"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +252,7 @@ func TestJSONRenderedLikeTheRealAPI(t *testing.T) {
 	} {
 		srv := NewServer(t)
 		srv.Enqueue(reply)
-		resp := post(t, context.Background(), srv.URL, `{"model":"gpt-x","messages":[]}`)
+		resp := post(t, context.Background(), srv.URL, `{"model":"gpt-x","messages":[{"role":"user","content":"hi"}]}`)
 		body := readBody(t, resp)
 		if resp.Header.Get("Content-Type") != "application/json" {
 			t.Fatalf("content-type %q", resp.Header.Get("Content-Type"))
@@ -280,7 +283,7 @@ func TestErrorReplies(t *testing.T) {
 		Reply{Status: 502, Headers: map[string]string{"Content-Type": "text/html"}, Body: "<html>bad gateway</html>"},
 		Reply{Error: &APIError{Message: "boom"}},
 	)
-	resp := post(t, context.Background(), srv.URL, `{}`)
+	resp := post(t, context.Background(), srv.URL, chatReq)
 	body := readBody(t, resp)
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" {
 		t.Fatalf("status %d headers %v", resp.StatusCode, resp.Header)
@@ -288,11 +291,11 @@ func TestErrorReplies(t *testing.T) {
 	if body != `{"error":{"message":"slow down","type":"requests","param":null,"code":"rate_limit_exceeded"}}` {
 		t.Fatalf("body %s", body)
 	}
-	resp = post(t, context.Background(), srv.URL, `{}`)
+	resp = post(t, context.Background(), srv.URL, chatReq)
 	if body := readBody(t, resp); resp.StatusCode != 502 || body != "<html>bad gateway</html>" || resp.Header.Get("Content-Type") != "text/html" {
 		t.Fatalf("status %d body %q", resp.StatusCode, body)
 	}
-	resp = post(t, context.Background(), srv.URL, `{}`)
+	resp = post(t, context.Background(), srv.URL, chatReq)
 	if body := readBody(t, resp); resp.StatusCode != 500 || gjson.Get(body, "error.type").String() != "server_error" {
 		t.Fatalf("status %d body %q", resp.StatusCode, body)
 	}
@@ -300,7 +303,7 @@ func TestErrorReplies(t *testing.T) {
 
 func TestEmptyQueueFailsLoudly(t *testing.T) {
 	srv := NewServer(t)
-	resp := post(t, context.Background(), srv.URL, `{}`)
+	resp := post(t, context.Background(), srv.URL, chatReq)
 	body := readBody(t, resp)
 	if resp.StatusCode != 500 || !strings.Contains(gjson.Get(body, "error.message").String(), "no scripted reply left for request 1") {
 		t.Fatalf("status %d body %s", resp.StatusCode, body)
@@ -355,7 +358,9 @@ func TestStreamFaults(t *testing.T) {
 		srv.Enqueue(Reply{Steps: []Step{{Hang: true}}}, Reply{Delay: Duration(1 << 62)})
 		for range 2 {
 			go func() {
-				resp, err := http.Post(srv.URL+chatPath, "application/json", strings.NewReader(streamReq))
+				req, _ := http.NewRequest(http.MethodPost, srv.URL+chatPath, strings.NewReader(streamReq))
+				authorize(req)
+				resp, err := http.DefaultClient.Do(req)
 				if err == nil {
 					io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()
@@ -373,7 +378,8 @@ func TestStreamFaults(t *testing.T) {
 func TestNonStreamCut(t *testing.T) {
 	srv := NewServer(t)
 	srv.Enqueue(Reply{Steps: []Step{{Text: "a"}, {Cut: true}}})
-	req, _ := http.NewRequest(http.MethodPost, srv.URL+chatPath, strings.NewReader(`{}`))
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+chatPath, strings.NewReader(chatReq))
+	authorize(req)
 	if _, err := http.DefaultClient.Do(req); err == nil {
 		t.Fatal("request succeeded though the connection was cut")
 	}
@@ -381,6 +387,9 @@ func TestNonStreamCut(t *testing.T) {
 
 func TestRequestsRecorded(t *testing.T) {
 	srv := NewServer(t)
+	// The second request is not JSON and has no key: only a lax fake
+	// answers it from the script.
+	srv.Lax()
 	var rec bytes.Buffer
 	srv.RecordTo(&rec)
 	srv.Enqueue(Reply{Text: "a"}, Reply{Body: "ok", Stream: Bool(false)})
@@ -432,7 +441,7 @@ func TestServerValidatesRequests(t *testing.T) {
 func TestUnknownProtocol(t *testing.T) {
 	srv := NewServer(t)
 	srv.Enqueue(Reply{Protocol: providers.Protocol("bogus"), Text: "x"})
-	resp := post(t, context.Background(), srv.URL, `{}`)
+	resp := post(t, context.Background(), srv.URL, chatReq)
 	if body := readBody(t, resp); resp.StatusCode != 500 || !strings.Contains(body, "cannot be rendered yet") {
 		t.Fatalf("status %d body %s", resp.StatusCode, body)
 	}

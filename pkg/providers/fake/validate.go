@@ -2,6 +2,7 @@ package fake
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,44 +80,81 @@ func validateWith(sch *jsonschema.Schema, body []byte) error {
 }
 
 func compileRequestSchema(protocol providers.Protocol) (*jsonschema.Schema, error) {
-	ref, ok := requestSchemas[protocol]
-	if !ok {
-		return nil, fmt.Errorf("no request schema known for protocol %q", protocol)
+	sch, _, err := compileRequest(protocol)
+	return sch, err
+}
+
+// compiledRequest is one protocol's compiled request schema and the
+// top-level fields it names; both are read-only once made.
+type compiledRequest struct {
+	schema *jsonschema.Schema
+	fields map[string]bool
+}
+
+// requestCache compiles each protocol's request schema once per process:
+// compiling the OpenAI spec takes tens of milliseconds, and every fake
+// server of every test needs it. Compiled schemas are safe to share.
+var requestCache = func() map[providers.Protocol]func() (compiledRequest, error) {
+	m := map[providers.Protocol]func() (compiledRequest, error){}
+	for p, ref := range requestSchemas {
+		m[p] = sync.OnceValues(func() (compiledRequest, error) {
+			sch, fields, err := compileComponent(ref)
+			return compiledRequest{sch, fields}, err
+		})
 	}
-	return compileComponent(ref)
+	return m
+}()
+
+// compileRequest returns protocol's request schema and the top-level
+// fields it names.
+func compileRequest(protocol providers.Protocol) (*jsonschema.Schema, map[string]bool, error) {
+	get, ok := requestCache[protocol]
+	if !ok {
+		return nil, nil, fmt.Errorf("no request schema known for protocol %q", protocol)
+	}
+	c, err := get()
+	return c.schema, c.fields, err
 }
 
 // compileComponent compiles one component schema of an OpenAPI document.
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, except that the trimmed specs
 // still carry 3.0's "nullable" (and Gemini's is 3.0), which is rewritten
-// into 2020-12 first.
-func compileComponent(ref schemaRef) (*jsonschema.Schema, error) {
+// into 2020-12 first, and is made as strict about unknown fields as the API
+// (strictSchema). It also returns the top-level field names.
+func compileComponent(ref schemaRef) (*jsonschema.Schema, map[string]bool, error) {
 	dir, err := FixturesDir()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	path := filepath.Join(dir, "specs", ref.file)
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open spec: %w", err)
+		return nil, nil, fmt.Errorf("cannot open spec: %w", err)
 	}
 	defer f.Close()
 	doc, err := jsonschema.UnmarshalJSON(f)
 	if err != nil {
-		return nil, fmt.Errorf("spec %s is not JSON: %w", ref.file, err)
+		return nil, nil, fmt.Errorf("spec %s is not JSON: %w", ref.file, err)
 	}
 	doc = fromOpenAPI(doc)
+	strictSchema(ref, doc)
+	fields := map[string]bool{}
+	if root, ok := doc.(map[string]any); ok {
+		if top := resolvePointer(root, "#/components/schemas/"+ref.component); top != nil {
+			topLevelFields(root, top, fields, 0)
+		}
+	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	url := "file:///specs/" + ref.file
 	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("cannot load spec %s: %w", ref.file, err)
+		return nil, nil, fmt.Errorf("cannot load spec %s: %w", ref.file, err)
 	}
 	sch, err := c.Compile(url + "#/components/schemas/" + ref.component)
 	if err != nil {
-		return nil, fmt.Errorf("cannot compile %s from %s: %w", ref.component, ref.file, err)
+		return nil, nil, fmt.Errorf("cannot compile %s from %s: %w", ref.component, ref.file, err)
 	}
-	return sch, nil
+	return sch, fields, nil
 }
 
 // fromOpenAPI rewrites schema keywords the 2020-12 validator does not take:
@@ -187,19 +225,31 @@ func escapePointer(k string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
 }
 
-// validateBody validates with the server's cached schema for protocol.
-func (s *Server) validateBody(protocol providers.Protocol, body []byte) error {
+// validateBody validates with the server's cached schema for protocol. A
+// body that breaks it gets the error the API would send (invalidBody).
+func (s *Server) validateBody(protocol providers.Protocol, body []byte) (*APIError, error) {
 	s.mu.Lock()
-	sch := s.schemas[protocol]
+	if _, known := requestSchemas[protocol]; !known {
+		// A reply forced to a protocol without a schema: nothing to check.
+		s.mu.Unlock()
+		return nil, nil
+	}
+	sch, fields := s.schemas[protocol], s.fields[protocol]
 	s.mu.Unlock()
 	if sch == nil {
 		var err error
-		if sch, err = compileRequestSchema(protocol); err != nil {
-			return err
+		if sch, fields, err = compileRequest(protocol); err != nil {
+			return nil, err
 		}
 		s.mu.Lock()
-		s.schemas[protocol] = sch
+		s.schemas[protocol], s.fields[protocol] = sch, fields
 		s.mu.Unlock()
 	}
-	return validateWith(sch, body)
+	verr := validateWith(sch, body)
+	if verr == nil {
+		return nil, nil
+	}
+	var top map[string]any
+	_ = json.Unmarshal(body, &top)
+	return invalidBody(protocol, unknownFields(fields, top), verr.Error()), nil
 }

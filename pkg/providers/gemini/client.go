@@ -67,6 +67,11 @@ func (c *Client) Protocol() providers.Protocol { return providers.ProtocolGemini
 // unresolved tool loop back with their signatures.
 func (c *Client) RequiresActiveChain() bool { return true }
 
+// ChainSignaturesOnly reports true: of that reasoning the API needs only
+// the thoughtSignatures, so where --reasoning-context would drop it the
+// thought summaries are not resent (runner.SignatureChainKeeper).
+func (c *Client) ChainSignaturesOnly() bool { return true }
+
 // Complete sends req to generateContent (streamGenerateContent?alt=sse when
 // req.Stream is set) and returns the response. Errors are *providers.Error.
 func (c *Client) Complete(ctx context.Context, req *providers.Request, sink providers.Sink) (*providers.Response, error) {

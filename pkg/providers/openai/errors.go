@@ -99,6 +99,12 @@ func classify(status int, env envelope, hadTools bool) *providers.Error {
 	case status == 0:
 		e.Code = streamErrorCode(env)
 	}
+	if e.Code == providers.ErrRateLimited && e.Err == nil {
+		// A stream's error event has no headers: the wait is only in the
+		// message. An HTTP answer's Retry-After header still wins
+		// (Transport.failure).
+		e.RetryAfter = providers.WaitFromMessage(env.message)
+	}
 	return e
 }
 

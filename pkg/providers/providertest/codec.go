@@ -60,6 +60,15 @@ func (c Codec[C]) Sent(t *testing.T, req *providers.Request, mutate ...func(*pro
 			muts = append(muts, m)
 		}
 	}
+	// Without a key or with another auth header the client stands for an
+	// OpenAI-compatible server, not the API, whose key rule the fake keeps.
+	probe := providers.Config{APIKey: "k"}
+	for _, m := range muts {
+		m(&probe)
+	}
+	if probe.APIKey == "" || probe.AuthHeader != "" {
+		srv.CheckRoutes(false)
+	}
 	client, _ := c.New(srv, muts...)
 	if _, err := client.Complete(context.Background(), req, &Sink{}); err != nil {
 		t.Fatal(err)

@@ -72,8 +72,9 @@ func TestFixtureRetries(t *testing.T) {
 		{Fixture: "openai-responses/rate_limit.http", Wait: 2 * time.Second, Reason: "rate_limited (HTTP 429): Rate limit reached for gpt-5"},
 		{Fixture: "openai-responses/server_error.http", Wait: time.Second, Reason: "provider_error (HTTP 500): The server had an error"},
 		// An error event before any output: nothing was delivered, so the
-		// same request may be sent again.
-		{Fixture: "openai-responses/error_event.stream.http", Wait: time.Second, Reason: "rate_limited: Rate limit reached. Please try again in 2s."},
+		// same request may be sent again, after the wait its message names
+		// (the event has no headers).
+		{Fixture: "openai-responses/error_event.stream.http", Wait: 2 * time.Second, Reason: "rate_limited: Rate limit reached. Please try again in 2s."},
 	})
 }
 
