@@ -131,6 +131,11 @@ type Request struct {
 	System   string
 	Messages []Message
 	Tools    []ToolSpec
+	// NoToolCalls keeps Tools described but forbids calling one (each
+	// protocol's tool_choice "none"): the last round of a run that hit a
+	// limit, whose history holds tool calls that some APIs accept only
+	// beside their tools' definitions.
+	NoToolCalls bool
 	// Stream asks for a streamed (SSE) response.
 	Stream bool
 	// MaxOutputTokens limits the answer when positive.

@@ -14,9 +14,9 @@ import (
 )
 
 // A run that reaches --max-rounds while the model still wants tools sends
-// its last allowed request without tools, so the model answers with what it
+// its last allowed request with tool calls turned off, so the model answers with what it
 // has: text filled, status max_rounds, exit 3.
-func TestMaxRoundsLastRoundHasNoTools(t *testing.T) {
+func TestMaxRoundsLastRoundCallsNoTool(t *testing.T) {
 	ran := 0
 	counting := echoTool{name: "count", resident: true, run: func(context.Context, *tools.Call) (any, error) { ran++; return "ok", nil }}
 	call := providers.ToolCall{ID: "c", Name: "count", Arguments: `{}`}
@@ -28,15 +28,15 @@ func TestMaxRoundsLastRoundHasNoTools(t *testing.T) {
 	if res.Status != events.StatusMaxRounds || res.ExitCode != events.ExitLimit || res.Text != "It is 21°C." || ran != 1 || res.Rounds != 2 {
 		t.Fatalf("status %s exit %d text %q ran %d rounds %d", res.Status, res.ExitCode, res.Text, ran, res.Rounds)
 	}
-	if res.Err == nil || res.Err.Code != "max_rounds" || !strings.Contains(res.Err.Message, "without tools") {
+	if res.Err == nil || res.Err.Code != "max_rounds" || !strings.Contains(res.Err.Message, "tool calls turned off") {
 		t.Fatalf("error %+v", res.Err)
 	}
 	if len(p.requests[0].Tools) == 0 {
 		t.Fatal("the first request had no tools")
 	}
 	last := p.requests[1]
-	if len(last.Tools) != 0 || !strings.Contains(last.System, finalHint) || strings.Contains(last.System, tools.UsageHint) {
-		t.Fatalf("last request: %d tools, system %q", len(last.Tools), last.System)
+	if len(last.Tools) == 0 || !last.NoToolCalls || !strings.Contains(last.System, finalHint) || strings.Contains(last.System, tools.UsageHint) {
+		t.Fatalf("last request: %d tools, no tool calls %v, system %q", len(last.Tools), last.NoToolCalls, last.System)
 	}
 	// The stored conversation keeps the hint out: it is not the person's.
 	for _, m := range res.Messages {
@@ -59,10 +59,10 @@ func TestMaxRoundsOneKeepsToolsInTheOnlyRound(t *testing.T) {
 	}
 }
 
-// A run that reaches --max-tool-calls asks once more, without tools, and
+// A run that reaches --max-tool-calls asks once more, tool calls off, and
 // ends with max_tool_calls and the answer; the calls past the limit get
 // "not run" results so the conversation stays valid.
-func TestMaxToolCallsLastRoundHasNoTools(t *testing.T) {
+func TestMaxToolCallsLastRoundCallsNoTool(t *testing.T) {
 	a := providers.ToolCall{ID: "a", Name: "echo", Arguments: `{}`}
 	b := providers.ToolCall{ID: "b", Name: "echo", Arguments: `{}`}
 	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){calls(a, b), text("Partial answer.")}}
@@ -73,8 +73,8 @@ func TestMaxToolCallsLastRoundHasNoTools(t *testing.T) {
 	if res.Status != events.StatusMaxToolCalls || res.ExitCode != events.ExitLimit || res.Text != "Partial answer." || res.ToolCalls.Total != 1 {
 		t.Fatalf("result %+v", res)
 	}
-	if len(p.requests) != 2 || len(p.requests[1].Tools) != 0 {
-		t.Fatalf("%d requests; the last had tools", len(p.requests))
+	if len(p.requests) != 2 || !p.requests[1].NoToolCalls {
+		t.Fatalf("%d requests; the last allowed tool calls", len(p.requests))
 	}
 	var results int
 	for _, m := range p.requests[1].Messages {
@@ -103,17 +103,18 @@ func TestMaxToolCallsInTheLastRoundEndsTheRun(t *testing.T) {
 	}
 }
 
-// TestConformanceLastRoundWithoutTools runs the limit's last round over
-// every codec against the fake: a request that carries tool calls and
-// results but no tools must pass each provider's official schema, and the
-// answer must reach run.completed.
-func TestConformanceLastRoundWithoutTools(t *testing.T) {
+// TestConformanceLastRoundCallsNoTool runs the limit's last round over
+// every codec against the fake: the request keeps its tools described (an
+// API may refuse tool calls in a history without them) with each
+// protocol's "no tool calls" choice, must pass each provider's official
+// schema, and the answer must reach run.completed.
+func TestConformanceLastRoundCallsNoTool(t *testing.T) {
 	if _, err := fake.FixturesDir(); errors.Is(err, fake.ErrNoFixtures) {
 		t.Skip(err)
 	}
 	v := &fake.Validator{}
 	sc := scenario{
-		name:    "max rounds answers without tools",
+		name:    "max rounds answers with tool calls off",
 		replies: []fake.Reply{{Text: "Let me check.", ToolCalls: []fake.ToolCall{{ID: "call_m", Name: "echo", Arguments: `{"x":1}`}}}, {Text: "Paris: 21°C."}},
 		setup:   func(o *Options, _ *harness) { o.MaxRounds = 2 },
 	}
@@ -131,8 +132,14 @@ func TestConformanceLastRoundWithoutTools(t *testing.T) {
 				t.Errorf("first request has no tools: %s", b)
 			}
 			second := r.requests[1].Body
-			if bytes.Contains(second, []byte(`"parameters"`)) || bytes.Contains(second, []byte(`"input_schema"`)) || bytes.Contains(second, []byte(`"functionDeclarations"`)) {
-				t.Errorf("last request still declares tools: %s", second)
+			none := map[providers.Protocol]string{
+				providers.ProtocolOpenAI:          `"tool_choice":"none"`,
+				providers.ProtocolOpenAIResponses: `"tool_choice":"none"`,
+				providers.ProtocolAnthropic:       `"tool_choice":{"type":"none"}`,
+				providers.ProtocolGemini:          `"toolConfig":{"functionCallingConfig":{"mode":"NONE"}}`,
+			}[c.proto]
+			if !bytes.Contains(second, []byte(none)) || !bytes.Contains(second, []byte(`"echo"`)) {
+				t.Errorf("last request does not keep its tools with %s: %s", none, second)
 			}
 			if !bytes.Contains(second, []byte("limit of tool use")) {
 				t.Errorf("last request does not say why it has no tools: %s", second)

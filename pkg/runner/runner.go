@@ -141,7 +141,7 @@ type run struct {
 	structured any
 	compacted  bool
 	// limit is set once the run hit --max-rounds or --max-tool-calls: the
-	// next request is its last, sent without tools, and the run ends with
+	// next request is its last, sent with tool calls turned off, and the run ends with
 	// this status whatever the model answers.
 	limit *Result
 	// final is set while that last request is built and sent.
@@ -272,10 +272,10 @@ func (r *run) loop(ctx context.Context) *Result {
 		r.takeGuidance()
 		if r.limit == nil && r.round == r.opts.MaxRounds && r.ranTools {
 			// The round before asked for tools and this request is the last
-			// allowed: without tools, so the model answers with what it has.
+			// allowed: tool calls turned off, so the model answers with what it has.
 			r.limit = r.result(events.StatusMaxRounds, &events.ErrorInfo{
 				Code:    "max_rounds",
-				Message: fmt.Sprintf("the run reached --max-rounds %d: the last round was sent without tools (raise --max-rounds)", r.opts.MaxRounds),
+				Message: fmt.Sprintf("the run reached --max-rounds %d: the last round was sent with tool calls turned off (raise --max-rounds)", r.opts.MaxRounds),
 			})
 		}
 		r.final = r.limit != nil
@@ -438,12 +438,13 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 		req.Schema = r.opts.Schema.Wire
 	}
 	req.Messages = selectReasoningFor(r.msgs, r.opts.Reasoning, r.added, chainNeedOf(r.opts.Provider))
+	req.Tools = r.visibleSpecs()
 	if r.final {
+		// The tools stay described (Anthropic refuses tool calls in the
+		// history of a request without them) but cannot be called.
+		req.NoToolCalls = len(req.Tools) > 0
 		req.System = joinNonEmpty(req.System, finalHint)
-	} else {
-		req.Tools = r.visibleSpecs()
-	}
-	if len(req.Tools) > 0 {
+	} else if len(req.Tools) > 0 {
 		req.System = joinNonEmpty(req.System, tools.UsageHint)
 	}
 	resp, err := r.opts.Provider.Complete(ctx, req, &sink{r: r})

@@ -100,6 +100,9 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 			tools = append(tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: params})
 		}
 		body["tools"] = tools
+		if req.NoToolCalls {
+			body["tool_choice"] = map[string]string{"type": "none"}
+		}
 	}
 	if req.Stream {
 		body["stream"] = true

@@ -89,6 +89,9 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 			decls = append(decls, functionDeclaration{Name: t.Name, Description: t.Description, Parameters: params})
 		}
 		body["tools"] = []any{map[string]any{"functionDeclarations": decls}}
+		if req.NoToolCalls {
+			body["toolConfig"] = map[string]any{"functionCallingConfig": map[string]string{"mode": "NONE"}}
+		}
 	}
 	gen := map[string]any{}
 	if req.MaxOutputTokens > 0 {

@@ -78,6 +78,9 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 			tools = append(tools, wireTool{Type: "function", Function: wireFunctionDef{Name: t.Name, Description: t.Description, Parameters: params}})
 		}
 		body["tools"] = tools
+		if req.NoToolCalls {
+			body["tool_choice"] = "none"
+		}
 	}
 	if req.Stream {
 		body["stream"] = true

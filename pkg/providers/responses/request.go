@@ -95,6 +95,9 @@ func encodeRequest(req *providers.Request) ([]byte, error) {
 			tools = append(tools, functionTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
 		}
 		body["tools"] = tools
+		if req.NoToolCalls {
+			body["tool_choice"] = "none"
+		}
 	}
 	if req.Stream {
 		body["stream"] = true
