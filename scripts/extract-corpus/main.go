@@ -56,8 +56,14 @@ func main() {
 	modes := flag.String("modes", "auto,main,full,"+baseline, "comma-separated columns: tavo modes and "+baseline+" (go-readability + html-to-markdown)")
 	tsv := flag.String("tsv", "", "write one line per page and mode to this file")
 	rows := flag.Bool("rows", false, "print the summary as tab-separated rows: mode, F1, precision, recall, ms/page")
+	explain := flag.Bool("explain", false, "print, per page and mode, the snippets missed (FN) and the boilerplate kept (FP)")
+	only := flag.String("pages", "", "comma-separated page IDs to score (default: all)")
 	flag.Parse()
-	if err := run(context.Background(), *dir, strings.Split(*modes, ","), *tsv, *rows, os.Stdout); err != nil {
+	o := options{dir: *dir, modes: strings.Split(*modes, ","), tsv: *tsv, rows: *rows, explain: *explain}
+	if *only != "" {
+		o.pages = strings.Split(*only, ",")
+	}
+	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "extract-corpus:", err)
 		os.Exit(1)
 	}
@@ -106,24 +112,35 @@ func loadCases(dir string) ([]testCase, error) {
 }
 
 // score counts the snippets of c found in text, plain text already
-// normalised.
-func score(c testCase, text string) counts {
+// normalised; the snippets missed and the boilerplate kept are returned
+// for -explain.
+func score(c testCase, text string) (counts, []string) {
 	var k counts
+	var wrong []string
 	for _, s := range c.With[:min(len(c.With), maxSnippets)] {
 		if strings.Contains(text, normalize(s)) {
 			k.tp++
 		} else {
 			k.fn++
+			wrong = append(wrong, "FN "+s)
 		}
 	}
 	for _, s := range c.Without[:min(len(c.Without), maxSnippets)] {
 		if strings.Contains(text, normalize(s)) {
 			k.fp++
+			wrong = append(wrong, "FP "+s)
 		} else {
 			k.tn++
 		}
 	}
-	return k
+	return k, wrong
+}
+
+// options are the command line.
+type options struct {
+	dir, tsv      string
+	modes, pages  []string
+	rows, explain bool
 }
 
 // normalize collapses every run of white space (Unicode's, as Python's
@@ -162,10 +179,27 @@ type result struct {
 	ms       float64
 }
 
-func run(ctx context.Context, dir string, modes []string, tsvPath string, rows bool, w io.Writer) error {
+func run(ctx context.Context, o options, w io.Writer) error {
+	dir, modes := o.dir, o.modes
 	cases, err := loadCases(dir)
 	if err != nil {
 		return err
+	}
+	if len(o.pages) > 0 {
+		keep := map[string]bool{}
+		for _, id := range o.pages {
+			keep[id] = true
+		}
+		var sel []testCase
+		for _, c := range cases {
+			if keep[c.ID] {
+				sel = append(sel, c)
+			}
+		}
+		if len(sel) == 0 {
+			return fmt.Errorf("none of the pages %s is in the corpus", strings.Join(o.pages, ","))
+		}
+		cases = sel
 	}
 	for _, m := range modes {
 		if m == baseline {
@@ -203,15 +237,22 @@ func run(ctx context.Context, dir string, modes []string, tsvPath string, rows b
 				// A page the extractor fails on keeps nothing.
 				fmt.Fprintf(os.Stderr, "extract-corpus: %s %s: %v\n", c.ID, m, err)
 			}
-			results = append(results, result{c.ID, m, score(c, normalize(plainText(md))), ms})
+			k, wrong := score(c, normalize(plainText(md)))
+			if o.explain && len(wrong) > 0 {
+				fmt.Fprintf(w, "%s %s (%s)\n", c.ID, m, c.URL)
+				for _, s := range wrong {
+					fmt.Fprintf(w, "\t%s\n", s)
+				}
+			}
+			results = append(results, result{c.ID, m, k, ms})
 		}
 	}
-	if tsvPath != "" {
-		if err := writeTSV(tsvPath, results); err != nil {
+	if o.tsv != "" {
+		if err := writeTSV(o.tsv, results); err != nil {
 			return err
 		}
 	}
-	return summary(w, dir, len(cases), modes, results, rows)
+	return summary(w, dir, len(cases), modes, results, o.rows)
 }
 
 // readabilityMarkdown is the baseline: the body decoded to UTF-8 by its

@@ -21,7 +21,7 @@ func TestScoreFirstSixSnippets(t *testing.T) {
 		With:    []string{"kept  text", "lost", "a", "a", "a", "a", "seventh is ignored"},
 		Without: []string{"menu", "footer"},
 	}
-	k := score(c, normalize("kept\ntext a menu"))
+	k, _ := score(c, normalize("kept\ntext a menu"))
 	if k != (counts{tp: 5, fn: 1, fp: 1, tn: 1}) {
 		t.Errorf("score = %+v", k)
 	}
@@ -31,7 +31,7 @@ func TestScoreFirstSixSnippets(t *testing.T) {
 }
 
 func TestMissingCorpus(t *testing.T) {
-	err := run(context.Background(), t.TempDir(), []string{"auto"}, "", false, io.Discard)
+	err := run(context.Background(), options{dir: t.TempDir(), modes: []string{"auto"}}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "the corpus is missing") {
 		t.Fatalf("err = %v", err)
 	}
