@@ -85,7 +85,7 @@ func TestArticleTableCodeListKept(t *testing.T) {
 		`</article><div class="sidebar"><a href="/1">a</a><a href="/2">b</a><a href="/3">c</a></div></body></html>`
 	for _, mode := range []Extract{ExtractAuto, ExtractMain} {
 		out := convertMode(t, src, mode)
-		wantContains(t, out.Markdown, "| Version | Date |", "| 1.3 | 2024-06-01 |", "## Versions",
+		wantContains(t, out.Markdown, "# Release notes", "| Version | Date |", "| 1.3 | 2024-06-01 |", "## Versions",
 			"go install example.com/tool@latest", "- faster start-up", "BODY-THREE")
 	}
 }
