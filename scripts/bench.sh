@@ -35,6 +35,25 @@ row "\`session read\` 100-message page, 10,000 stored" "$(smetric ReadMessagesPa
 files=$(go test ./pkg/files/ -run '^$' -bench 'List10k' -benchtime 20x)
 row "\`file ls\` page of 100 over 10,000 files" "$(echo "$files" | awk '/ext\/first\/limit=100/ { for (i = 1; i <= NF; i++) if ($i == "ms/page") print $(i-1) }' | head -1) ms" "< 50 ms"
 
+# Main-content extraction on ../shared/extract-corpus (issue 21): a row per mode, and the per-page
+# scores in $EXTRACT_TSV so two runs can be diffed. The corpus lives beside the clone, not in it.
+corpus=${EXTRACT_CORPUS:-../shared/extract-corpus}
+if [[ ! -f "$corpus/cases.json" ]]; then
+  echo "bench.sh: the extraction corpus is missing: no $corpus/cases.json (set EXTRACT_CORPUS=DIR)" >&2
+  exit 1
+fi
+tsv=${EXTRACT_TSV:-${TMPDIR:-/tmp}/tavo-extract-corpus.tsv}
+while IFS=$'\t' read -r mode f1 p r ms; do
+  case "$mode" in
+    auto) target="F1 ≥ 0.94, ≥ main; ms/page ≤ go-readability's" ;;
+    main) target="F1 ≥ 0.883 (go-readability)" ;;
+    readability) mode="go-readability + html-to-markdown"; target="—" ;;
+    *) target="—" ;;
+  esac
+  row "extract-corpus, 990 pages, \`$mode\`: F1 (precision, recall), per page" "$f1 ($p, $r), $ms ms" "$target"
+done < <(go run ./scripts/extract-corpus -corpus "$corpus" -rows -tsv "$tsv")
+echo "bench.sh: per-page extraction scores in $tsv" >&2
+
 if [[ -x scripts/bench-fetch.sh ]]; then
   while IFS= read -r line; do rows+=("$line"); done < <(scripts/bench-fetch.sh --rows)
 fi

@@ -7,11 +7,13 @@ type Extract string
 
 // Extract modes; the zero value means ExtractAuto.
 const (
-	// ExtractAuto keeps the main content when readability finds a real
-	// article, else the whole page.
+	// ExtractAuto keeps the main content when there is an article, else
+	// the page less what it marks as boilerplate; it extracts as
+	// ExtractMain does, without the warning.
 	ExtractAuto Extract = "auto"
-	// ExtractMain keeps the main content (readability); when none is found
-	// the whole page is returned with a main_content_not_found warning.
+	// ExtractMain keeps the main content: boilerplate pruned, then
+	// readability; when none is found the pruned page is returned with a
+	// main_content_not_found warning.
 	ExtractMain Extract = "main"
 	// ExtractFull keeps the whole page, less scripts, styles, navigation
 	// and hidden elements.

@@ -10,10 +10,11 @@ import (
 	readability "codeberg.org/readeck/go-readability/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
-// minArticleChars is the text an extracted article needs before auto mode
-// trusts it over the whole page (readability's own threshold).
+// minArticleChars is the text an extracted article needs before it is
+// trusted over the pruned page (readability's own threshold).
 const minArticleChars = 500
 
 // maxExtractElements bounds the pages readability is run on: its cost grows
@@ -45,22 +46,25 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 		out.Warnings = append(out.Warnings, Warning{Code: WarnMainContentNotFound,
 			Message: fmt.Sprintf("the page has %d elements, more than the %d main-content extraction handles; the whole page is returned", info.elements, maxExtractElements)})
 	} else if mode != ExtractFull && info.elements <= maxExtractElements {
-		article, ok := extractMain(doc, base, mode == ExtractAuto)
+		article, ok := extractMain(doc, base)
 		switch {
 		case ok:
 			node = article.Node
 			out.Extracted = ExtractMain
 			if t := cleanSpace(article.Title()); t != "" {
 				out.Title = t
+				keepHeading(node, t)
 			}
 		case mode == ExtractMain:
-			out.Warnings = append(out.Warnings, Warning{Code: WarnMainContentNotFound, Message: "no main content was found; the whole page is returned"})
+			out.Warnings = append(out.Warnings, Warning{Code: WarnMainContentNotFound, Message: "no main content was found; the whole page, less what it marks as navigation, sidebars, comments and footers, is returned"})
 		}
 		if node == nil && article.mutated {
 			// Readability rewrote the tree; start again from the source.
 			if doc, err = html.Parse(bytes.NewReader(src)); err != nil {
 				return nil, wrapf(CodeUpstreamError, err, "the HTML could not be parsed: %v", err)
 			}
+			// What the page itself marks as chrome still goes.
+			pruneBoilerplate(doc)
 		}
 	}
 	if node == nil {
@@ -97,24 +101,37 @@ type mainArticle struct {
 	mutated bool
 }
 
-// extractMain runs readability. In auto mode it first asks whether the page
-// is an article at all, which is cheap and leaves the tree untouched, and
-// then wants enough text in what it keeps.
-func extractMain(doc *html.Node, base *url.URL, auto bool) (mainArticle, bool) {
+// extractMain prunes the page's boilerplate and runs readability on what
+// is left. What readability keeps must be a real article: 500 letters and
+// digits (readability's own threshold), or at least half of the pruned
+// page's text when the page is short; a one-line candidate ("Skip to
+// content", a date) on a longer page is no article. auto and main decide
+// alike; they differ in the warning main gives when nothing is found.
+func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	parser := readability.NewParser()
-	if auto && !parser.CheckDocument(doc) {
-		return mainArticle{}, false
-	}
+	pageText := pruneBoilerplate(doc)
 	article, err := parser.ParseAndMutate(doc, base)
 	res := mainArticle{Article: article, mutated: true}
 	if err != nil || article.Node == nil {
 		return res, false
 	}
 	n := textLen(article.Node)
-	if n == 0 || auto && n < minArticleChars {
+	if n == 0 || n < minArticleChars && 2*n < pageText {
 		return res, false
 	}
 	return res, true
+}
+
+// keepHeading puts the article's title back at its top as an <h1>:
+// readability drops the heading that repeats the title, and a reader of
+// the Markdown wants it.
+func keepHeading(article *html.Node, title string) {
+	if findElement(article, atom.H1) != nil {
+		return
+	}
+	h := &html.Node{Type: html.ElementNode, Data: "h1", DataAtom: atom.H1}
+	h.AppendChild(&html.Node{Type: html.TextNode, Data: title})
+	article.InsertBefore(h, article.FirstChild)
 }
 
 // finishMarkdown trims the converter output and ends it with one newline.
