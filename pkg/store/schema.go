@@ -109,6 +109,8 @@ CREATE TABLE kv (
 	updated_at INTEGER NOT NULL
 );
 `,
+	// artifacts: see artifacts.go.
+	artifactsMigration,
 }
 
 // SchemaVersion is the schema version this build writes.
