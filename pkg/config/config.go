@@ -77,6 +77,8 @@ type Profile struct {
 	// StreamIdleTimeout limits the silence between two pieces of a model's
 	// answer, as a Go duration (default DefaultStreamIdleTimeout).
 	StreamIdleTimeout string `toml:"stream_idle_timeout,omitempty"`
+	// Workspace is the directory workspace:// reads (see workspace.go).
+	Workspace string `toml:"workspace,omitempty"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
 	// Stream asks for streamed responses (default DefaultStream).

@@ -140,3 +140,29 @@ func (c *Centre) Archive(ctx context.Context, scope Scope, name, mediaType strin
 	}
 	return t, nil
 }
+
+// LazyArtifacts is an artifact store opened on first use, so a run that
+// archives nothing never opens the store.
+func LazyArtifacts(open func(ctx context.Context) (*store.Store, error)) ArtifactStore {
+	return lazyArtifacts{open: open}
+}
+
+type lazyArtifacts struct {
+	open func(ctx context.Context) (*store.Store, error)
+}
+
+func (l lazyArtifacts) CreateArtifact(ctx context.Context, a store.Artifact, data []byte) (*store.Artifact, error) {
+	s, err := l.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.CreateArtifact(ctx, a, data)
+}
+
+func (l lazyArtifacts) ArtifactData(ctx context.Context, id string) (*store.Artifact, []byte, error) {
+	s, err := l.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.ArtifactData(ctx, id)
+}

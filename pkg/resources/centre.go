@@ -332,3 +332,9 @@ func isTextType(mt string) bool {
 	}
 	return false
 }
+
+// Set registers s, replacing a scheme of the same name (a run's workspace
+// replaces NoWorkspace). Call it before the centre is shared.
+func (c *Centre) Set(s Scheme) {
+	c.schemes[strings.ToLower(s.Name())] = s
+}
