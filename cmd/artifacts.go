@@ -152,7 +152,10 @@ func artifactsShowRun(opts *ArtifactsOptions) error {
 	}
 	row := artifactRow{Artifact: *a, URL: artifactURL(a.Kind, a.ID)}
 	if out.Structured() {
-		return out.WriteValue(jsonDoc(row))
+		if out.JQ != nil {
+			return out.WriteValue(jsonDoc(row))
+		}
+		return out.WriteValue(row)
 	}
 	fmt.Fprintf(f.IO.Out, "url: %s\nkind: %s\nsession: %s\nrun: %s\nname: %s\nmedia_type: %s\nsize: %d\nlines: %d\nsha256: %s\ncreated_at: %s\n",
 		row.URL, a.Kind, a.SessionID, a.RunID, a.Name, a.MediaType, a.Size, a.Lines, a.SHA256, formatTime(a.CreatedAt))

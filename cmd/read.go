@@ -133,7 +133,10 @@ func readRun(opts *ReadOptions) error {
 			return readError(err)
 		}
 		if out.Structured() {
-			return out.WriteValue(jsonDoc(res))
+			if out.JQ != nil {
+				return out.WriteValue(jsonDoc(res))
+			}
+			return out.WriteValue(res)
 		}
 		switch r := res.(type) {
 		case *resources.Meta:
