@@ -55,22 +55,22 @@ Exit status: 0 on success, 1 when an artifact is missing, 2 on a usage error,
 	}
 	ls.Flags().IntVar(&opts.Limit, "limit", 100, "artifacts to list, 1-1000")
 	show := &cobra.Command{
-		Use:     "show ID",
-		Short:   "Show an artifact's metadata (read its content with tavo read)",
+		Use:   "show ID",
+		Short: "Show an artifact's metadata (read its content with tavo read)",
 		Example: `  tavo artifacts show art_01JDX8Q5ZK
   tavo artifacts show art_01JDX8Q5ZK -o json --jq .sha256`,
-		Args:    cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx, opts.IDs = cmd.Context(), args
 			return runOr(runF, artifactsShowRun, opts)
 		},
 	}
 	rm := &cobra.Command{
-		Use:     "rm ID...",
-		Short:   "Remove artifacts",
+		Use:   "rm ID...",
+		Short: "Remove artifacts",
 		Example: `  tavo artifacts rm art_01JDX8Q5ZK
   tavo artifacts rm --session ses_01J… art_01JDX8Q5ZK art_01JDX8Q6AB`,
-		Args:    cobra.MinimumNArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx, opts.IDs = cmd.Context(), args
 			return runOr(runF, artifactsRmRun, opts)
