@@ -22,6 +22,8 @@ func subcommands(f *Factory) []*cobra.Command {
 		NewCmdFile(f),
 		NewCmdMemory(f),
 		NewCmdVar(f),
+		NewCmdRead(f, nil),
+		NewCmdArtifacts(f, nil),
 		NewCmdVersion(f, nil),
 		NewCmdDoctor(f, nil),
 		NewCmdCompletion(f),

@@ -154,6 +154,9 @@ var namedKeys = map[string]bool{"tavo var ls": true}
 // styleEnv; nil marks a command with no JSON output, with the reason.
 func (e *styleEnv) jsonCases() map[string][]string {
 	return map[string][]string{
+		"tavo artifacts ls":        {},
+		"tavo artifacts rm":        {"ART"},
+		"tavo artifacts show":      {"ART"},
 		"tavo completion":          {"bash"},
 		"tavo runs resume":         {},
 		"tavo doctor":              {},
@@ -175,6 +178,7 @@ func (e *styleEnv) jsonCases() map[string][]string {
 		"tavo profile set":         {"third", "--protocol", "openai", "--model", "m3"},
 		"tavo profile show":        {},
 		"tavo profile use":         {"main"},
+		"tavo read":                {"local://global/notes.txt"},
 		"tavo run":                 {"Again please"},
 		"tavo runs cancel":         {e.run},
 		"tavo runs events":         {e.run},
@@ -245,6 +249,12 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 				e.must("session", "create", "--title", "Doomed")
 				args = append([]string(nil), args...)
 				args[i] = strings.TrimSpace(e.must("session", "list", "-o", "ndjson", "--jq", ".id"))
+			}
+			if a == "ART" {
+				// An artifact made for the command: a page read through http://.
+				e.must("read", e.web+"/page.html")
+				args = append([]string(nil), args...)
+				args[i] = strings.TrimSpace(e.must("artifacts", "ls", "--limit", "1", "-o", "ndjson", "--jq", ".id"))
 			}
 		}
 		if why, raw := rawOutput[path]; raw {

@@ -59,6 +59,7 @@ type RunOptions struct {
 	// a prompt; Answer answers the question it waits on.
 	ResumeRun string
 	Answer    string
+	Workspace string
 }
 
 const runExitCodes = `Exit codes:
@@ -131,6 +132,8 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringVar(&o.Input, "input", "", "ndjson: read a driver's control lines from stdin")
 	fl.StringArrayVar(&o.Params, "param", nil, "extra request-body field key=value (value parsed as JSON when it parses)")
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
+	fl.StringVar(&o.Workspace, "workspace", "", "let tavo_read read files under DIR, read-only (workspace://PATH)")
+	_ = c.MarkFlagDirname("workspace")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", config.DefaultMaxOutputTokens, "limit the answer's tokens (0: the profile's or the provider's default)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "allow every tool that asks for confirmation")
 	fl.StringArrayVar(&o.Vars, "var", nil, "run-local variable key=value, seen by the variable tools in this run only, never stored (value JSON when it parses; repeatable)")
@@ -424,6 +427,9 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 
 	catalog, err := runCatalog(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools)
 	if err != nil {
+		return nil, usageError(err)
+	}
+	if err := useWorkspace(catalog.Resources(), config.RunWorkspace(o.Workspace, res.Profile)); err != nil {
 		return nil, usageError(err)
 	}
 	pc := res.ProviderConfig()

@@ -107,6 +107,7 @@ func toolDeps(f *Factory, cfg *config.Config) (builtin.Deps, error) {
 	d.Fetch = fetchEngineWith(log)
 	d.Files = files.Open(f.DataDirectory())
 	d.State = log.open
+	d.Resources = newCentre(d, "")
 	if s, err := searchRunner(cfg, "", f.Getenv, log); err != nil {
 		d.Unavailable[websearch.Name] = err.Error()
 	} else {

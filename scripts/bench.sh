@@ -34,6 +34,10 @@ row "\`session send\` set-up, 10,000 stored messages" "$(smetric SessionSendSetu
 row "\`session read\` 100-message page, 10,000 stored" "$(smetric ReadMessagesPage ms/page) ms" "< 20 ms"
 files=$(go test ./pkg/files/ -run '^$' -bench 'List10k' -benchtime 20x)
 row "\`file ls\` page of 100 over 10,000 files" "$(echo "$files" | awk '/ext\/first\/limit=100/ { for (i = 1; i <= NF; i++) if ($i == "ms/page") print $(i-1) }' | head -1) ms" "< 50 ms"
+res=$(go test ./pkg/resources/ -run '^$' -bench 'WorkspacePages' -benchtime 4000x)
+rmetric() { echo "$res" | awk -v u="$1" '{ for (i = 1; i <= NF; i++) if ($i == u) print $(i-1) }' | head -1; }
+row "\`tavo_read\` page of a 100 MiB workspace file" "$(rmetric ms/page) ms" "< 5 ms"
+row "reading a 100 MiB workspace file page by page, peak RSS" "$(rmetric MiB-peak-rss) MiB" "< 50 MiB"
 
 # Main-content extraction on ../shared/extract-corpus (issue 21): a row per mode, and the per-page
 # scores in $EXTRACT_TSV so two runs can be diffed. The corpus lives beside the clone, not in it.

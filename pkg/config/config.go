@@ -82,6 +82,8 @@ type Profile struct {
 	// System is the system prompt of runs with this profile, unless
 	// --system or the session gives one.
 	System string `toml:"system,omitempty,multiline"`
+	// Workspace is the directory workspace:// reads (see workspace.go).
+	Workspace string `toml:"workspace,omitempty"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
 	// Stream asks for streamed responses (default DefaultStream).

@@ -86,6 +86,7 @@ type ToolResultP struct {
 	Result     any        `json:"result,omitempty"`
 	Error      *ErrorInfo `json:"error,omitempty"`
 	Truncated  bool       `json:"truncated"`
+	Artifact   string     `json:"artifact,omitempty"`
 	Bytes      int        `json:"bytes"`
 	DurationMS int64      `json:"duration_ms"`
 }

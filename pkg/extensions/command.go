@@ -23,9 +23,10 @@ const (
 	// DefaultCommandTimeout bounds a call when the tool sets no timeout.
 	DefaultCommandTimeout = 60 * time.Second
 	// MaxStdout is how much of a command's stdout is kept; the rest is read
-	// and thrown away so the command never blocks on a full pipe. The
-	// executor cuts the result to the result budget (64 KiB) anyway.
-	MaxStdout = 1 << 20
+	// and thrown away so the command never blocks on a full pipe. What is
+	// kept reaches the model through the one exit (SPEC §11): archived whole
+	// when it passes the text budget, read on by URL.
+	MaxStdout = 16 << 20
 	// stderrTail is how much of the end of stderr a failure reports.
 	stderrTail = 2 << 10
 	// waitDelay is how long tavo waits for the pipes to close after the

@@ -125,17 +125,17 @@ func TestCommandToolTimeoutKillsGroup(t *testing.T) {
 }
 
 func TestCommandToolFloodsStdout(t *testing.T) {
-	body := `head -c 3000000 /dev/zero | tr '\000' a`
+	body := `head -c 17000000 /dev/zero | tr '\000' a`
 	ct := commandTool(t, &config.CommandTool{Command: []string{script(t, body)}}, testEnv())
 	v, err := ct.Run(context.Background(), &tools.Call{Args: []byte(`{}`), Env: &tools.Env{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := v.(string)
-	if !strings.HasPrefix(s, strings.Repeat("a", MaxStdout)) || !strings.Contains(s, "output truncated: the command wrote 3000000 bytes") {
+	if !strings.HasPrefix(s, strings.Repeat("a", MaxStdout)) || !strings.Contains(s, "output truncated: the command wrote 17000000 bytes") {
 		t.Fatalf("result of %d bytes ends with %q", len(s), s[len(s)-100:])
 	}
-	// Through the executor the result is cut to the result budget.
+	// Through the executor the result is archived and a first page shown.
 	out := call(t, mustCatalog(t, ct), "demo", `{}`, 0)
 	if !out.OK || !out.Truncated || out.Bytes > tools.MaxResultBytes {
 		t.Fatalf("ok=%v truncated=%v bytes=%d", out.OK, out.Truncated, out.Bytes)

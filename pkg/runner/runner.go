@@ -586,7 +586,7 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 func (r *run) emitResult(call providers.ToolCall, out tools.Outcome) {
 	p := events.ToolResultP{
 		Round: r.round, CallID: call.ID, Name: call.Name, OK: out.OK,
-		Truncated: out.Truncated, Bytes: out.Bytes, DurationMS: out.Duration.Milliseconds(),
+		Truncated: out.Truncated, Artifact: out.Artifact, Bytes: out.Bytes, DurationMS: out.Duration.Milliseconds(),
 	}
 	if out.OK {
 		p.Result = out.Result

@@ -125,6 +125,8 @@ UPDATE audit SET data = json_set(json_remove(data, '$.duration'), '$.duration_ms
 		CAST(json_extract(data, '$.duration') / 1000000 AS INTEGER))
 	WHERE kind = 'fetch' AND json_type(data, '$.duration') IN ('integer', 'real');
 `,
+	// 3: artifacts: see artifacts.go.
+	artifactsMigration,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -1,11 +1,16 @@
 package tools
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/tavo-cli/tavo/pkg/resources"
+)
 
 // Result budgets of SPEC §4, in bytes of result JSON.
 const (
-	// MaxResultBytes caps one result.
-	MaxResultBytes = 64 << 10
+	// MaxResultBytes is the byte cap of one page of the text budget (SPEC
+	// §11); a larger result is archived, never cut.
+	MaxResultBytes = resources.MaxBytes
 	// MaxRunResultBytes caps all results of one run together.
 	MaxRunResultBytes = 256 << 10
 )

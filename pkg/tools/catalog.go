@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tavo-cli/tavo/pkg/resources"
 	"sort"
 	"sync"
 
@@ -17,6 +18,27 @@ type Catalog struct {
 	mu      sync.RWMutex
 	entries map[string]*entry
 	ids     map[string]string // stable ID → name
+	// centre is the resource centre results are archived in; nil keeps
+	// them in memory for the run.
+	centre *resources.Centre
+}
+
+// SetResources makes c the resource centre where the run's oversized
+// results are archived (and tavo_read reads). Set it before the run starts.
+func (c *Catalog) SetResources(r *resources.Centre) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.centre = r
+}
+
+// Resources is the catalog's resource centre, nil when none was set.
+func (c *Catalog) Resources() *resources.Centre {
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.centre
 }
 
 // entry is one catalogued tool.

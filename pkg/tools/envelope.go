@@ -14,43 +14,47 @@ const (
 	maxErrorEnvelopeBytes = 8 << 10
 )
 
-// previewOverhead is the JSON around the preview string of a truncated
-// structured result: {"truncated":true,"preview":…}.
-const previewOverhead = len(`{"truncated":true,"preview":}`)
-
 // shapedResult is a tool result made ready for the envelope.
 type shapedResult struct {
 	// json is the result as it appears in the envelope.
 	json []byte
 	// value is Outcome.Result: a string for text, json.RawMessage otherwise.
 	value any
-	// text marks a text result; truncated text is flagged in the envelope.
-	text      bool
-	truncated bool
+	// text marks a text result.
+	text bool
 }
 
-// shapeResult encodes v and cuts it to perResult bytes of JSON: text keeps a
-// UTF-8-safe prefix, structured JSON becomes a truncated preview object.
-func shapeResult(v any, perResult int) (shapedResult, error) {
+// visible is the result as the model reads it, which the text budget of
+// SPEC §11 measures: the text itself, or the JSON.
+func (r shapedResult) visible() string {
+	if s, ok := r.value.(string); ok {
+		return s
+	}
+	return string(r.json)
+}
+
+// shapeResult encodes v for the envelope: a string is text, JSON bytes are
+// structured (anything else in bytes is text), other values are marshalled.
+func shapeResult(v any) (shapedResult, error) {
 	switch r := v.(type) {
 	case string:
-		return shapeText(r, perResult), nil
+		return shapeText(r), nil
 	case json.RawMessage:
-		return shapeRaw([]byte(r), perResult)
+		return shapeRaw([]byte(r))
 	case []byte:
-		return shapeRaw(r, perResult)
+		return shapeRaw(r)
 	}
 	b, err := encodeJSON(v)
 	if err != nil {
 		return shapedResult{}, err
 	}
-	return shapeStructured(b, perResult), nil
+	return shapedResult{json: b, value: json.RawMessage(b)}, nil
 }
 
 // shapeRaw treats valid JSON bytes as structured and anything else as text.
-func shapeRaw(b []byte, perResult int) (shapedResult, error) {
+func shapeRaw(b []byte) (shapedResult, error) {
 	if !json.Valid(b) {
-		return shapeText(string(b), perResult), nil
+		return shapeText(string(b)), nil
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
@@ -60,31 +64,17 @@ func shapeRaw(b []byte, perResult int) (shapedResult, error) {
 	if !utf8.Valid(out) {
 		out = []byte(strings.ToValidUTF8(string(out), "\uFFFD"))
 	}
-	return shapeStructured(out, perResult), nil
+	return shapedResult{json: out, value: json.RawMessage(out)}, nil
 }
 
-// shapeText encodes a text result, keeping the longest prefix that fits.
-func shapeText(s string, perResult int) shapedResult {
-	truncated := false
-	if jsonStringLen(s) > perResult {
-		s = prefixFitting(s, perResult)
-		truncated = true
+// shapeText encodes a text result; invalid UTF-8 becomes U+FFFD, so what
+// the model sees and what is archived are the same text.
+func shapeText(s string) shapedResult {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	b, _ := encodeJSON(s)
-	return shapedResult{json: b, value: s, text: true, truncated: truncated}
-}
-
-// shapeStructured replaces JSON over perResult bytes by a preview object.
-func shapeStructured(b []byte, perResult int) shapedResult {
-	if len(b) <= perResult {
-		return shapedResult{json: b, value: json.RawMessage(b)}
-	}
-	preview := prefixFitting(string(b), perResult-previewOverhead)
-	out, _ := encodeJSON(struct {
-		Truncated bool   `json:"truncated"`
-		Preview   string `json:"preview"`
-	}{true, preview})
-	return shapedResult{json: out, value: json.RawMessage(out), truncated: true}
+	return shapedResult{json: b, value: s, text: true}
 }
 
 // encodeJSON marshals v compactly without HTML escaping: models read "<"
@@ -99,61 +89,12 @@ func encodeJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// runeJSONLen is the number of bytes encodeJSON spends on one rune of a
-// string (size is its UTF-8 length; an invalid byte has r == RuneError and
-// size 1 and becomes \ufffd).
-func runeJSONLen(r rune, size int) int {
-	if r < utf8.RuneSelf {
-		switch {
-		case r == '"' || r == '\\' || r == '\b' || r == '\f' || r == '\n' || r == '\r' || r == '\t':
-			return 2
-		case r < 0x20:
-			return 6
-		}
-		return 1
-	}
-	if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-		return 6
-	}
-	return size
-}
-
-// jsonStringLen is the length of the JSON encoding of s, quotes included.
-func jsonStringLen(s string) int {
-	n := 2
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		n += runeJSONLen(r, size)
-		i += size
-	}
-	return n
-}
-
-// prefixFitting returns the longest prefix of s ending on a rune boundary
-// whose JSON encoding, quotes included, takes at most limit bytes.
-func prefixFitting(s string, limit int) string {
-	n := 2
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		n += runeJSONLen(r, size)
-		if n > limit {
-			return s[:i]
-		}
-		i += size
-	}
-	return s
-}
-
-// okEnvelope is {"ok":true,"result":…} with "truncated":true after the
-// result when a text result was cut.
+// okEnvelope is {"ok":true,"result":…}.
 func okEnvelope(r shapedResult) string {
 	var b strings.Builder
-	b.Grow(len(r.json) + 40)
+	b.Grow(len(r.json) + 21)
 	b.WriteString(`{"ok":true,"result":`)
 	b.Write(r.json)
-	if r.text && r.truncated {
-		b.WriteString(`,"truncated":true`)
-	}
 	b.WriteByte('}')
 	return b.String()
 }

@@ -22,12 +22,14 @@ type Executor struct {
 	Catalog *Catalog
 	// Timeout is the per-call timeout; 0 means DefaultTimeout.
 	Timeout time.Duration
-	// Budget is the run's result budget; nil applies MaxResultBytes to each
-	// result and no run-wide cap.
+	// Budget is the run's result budget; nil sets no run-wide cap. One
+	// result is bounded by the text budget of SPEC §11 (the one exit).
 	Budget *Budget
 
 	// clock is the timeout clock; nil is the wall clock.
 	clock clock
+	// exit holds the in-memory artifact centre of a catalog without one.
+	exit exit
 }
 
 // runResult is what a tool's Run returned.
@@ -106,11 +108,11 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 
 	select {
 	case r := <-done:
-		return x.finish(ctx, e, r)
+		return x.finish(ctx, env, e, r)
 	case <-timer.expired:
 		select {
 		case r := <-done:
-			return x.finish(ctx, e, r)
+			return x.finish(ctx, env, e, r)
 		default:
 		}
 		return Outcome{ToolID: e.spec.ID, Err: &Error{
@@ -121,7 +123,7 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 	case <-ctx.Done():
 		select {
 		case r := <-done:
-			return x.finish(ctx, e, r)
+			return x.finish(ctx, env, e, r)
 		default:
 		}
 		return Outcome{ToolID: e.spec.ID, Err: cancelledError()}
@@ -129,7 +131,7 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 }
 
 // finish turns what Run returned into an Outcome.
-func (x *Executor) finish(ctx context.Context, e *entry, r runResult) Outcome {
+func (x *Executor) finish(ctx context.Context, env *Env, e *entry, r runResult) Outcome {
 	out := Outcome{ToolID: e.spec.ID}
 	if r.err != nil {
 		switch {
@@ -143,24 +145,41 @@ func (x *Executor) finish(ctx context.Context, e *entry, r runResult) Outcome {
 		}
 		return out
 	}
-	sr, err := shapeResult(r.value, x.Budget.PerResult())
+	sr, err := shapeResult(r.value)
 	if err != nil {
 		out.Err = Errorf(CodeInternalError, "the tool's result could not be encoded as JSON")
 		return out
 	}
+	if overBudget(r.value, sr) {
+		if sr, out.Artifact, err = x.archive(ctx, env, e.spec, sr); err != nil {
+			out.Err = Errorf(CodeInternalError, "the result was too large to show whole and could not be archived for reading on")
+			return out
+		}
+		out.Truncated = true
+	}
 	if !x.Budget.take(len(sr.json)) {
 		remaining := x.Budget.Remaining()
+		details := map[string]any{"resultBytes": len(sr.json), "remainingBytes": remaining}
+		// Nothing is lost: the full result is archived for a person (tavo
+		// read) or a later run, even though this run may not see it.
+		if out.Artifact == "" {
+			if _, url, err := x.archive(ctx, env, e.spec, sr); err == nil {
+				out.Artifact = url
+			}
+		}
+		if out.Artifact != "" {
+			details["artifact"] = out.Artifact
+		}
 		out.Err = &Error{
 			Code: CodeResultTooLarge,
 			Message: fmt.Sprintf("the result (%d bytes) does not fit in the %d bytes left of this run's result budget; "+
 				"ask for less, for example a smaller page, a narrower query or a lower limit", len(sr.json), remaining),
-			Details: map[string]any{"resultBytes": len(sr.json), "remainingBytes": remaining},
+			Details: details,
 		}
 		return out
 	}
 	out.OK = true
 	out.Result = sr.value
-	out.Truncated = sr.truncated
 	out.Bytes = len(sr.json)
 	out.Envelope = okEnvelope(sr)
 	return out

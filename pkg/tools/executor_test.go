@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/tavo-cli/tavo/pkg/resources"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 func execute(t *testing.T, x *Executor, env *Env, name, args string) Outcome {
@@ -70,54 +70,50 @@ func TestExecuteEnvelopes(t *testing.T) {
 	}
 }
 
-func TestExecuteTextTruncation(t *testing.T) {
-	// 65,534 ASCII bytes then "é" (2 bytes): the text's JSON is 65,538 bytes,
-	// over the limit, and the last rune that fits ends exactly at the limit.
-	text := strings.Repeat("a", MaxResultBytes-4) + "éé€"
+// readOn reads a truncated result back through its continue URLs.
+func readOn(t *testing.T, c *resources.Centre, env *Env, tr resources.Truncated) string {
+	t.Helper()
+	var all strings.Builder
+	all.WriteString(tr.Preview)
+	for url := tr.Continue; url != ""; {
+		r, err := c.Read(context.Background(), resources.Request{URL: url, Scope: resources.Scope{SessionID: env.SessionID}})
+		if err != nil {
+			t.Fatalf("%s: %v", url, err)
+		}
+		all.WriteString(r.(*resources.Text).Text)
+		url = r.(*resources.Text).Continue
+	}
+	return all.String()
+}
+
+func TestExecuteOversizedTextIsArchived(t *testing.T) {
+	// Over 64 KiB, and a 4-byte rune straddles the old cut point.
+	text := strings.Repeat("a", MaxResultBytes-4) + "éé€😀" + strings.Repeat("漢字\n", 40000)
 	c := mustCatalog(t, returning("big", text, nil))
+	centre := resources.New(nil)
+	c.SetResources(centre)
 	x := &Executor{Catalog: c, Budget: NewBudget(0, 0)}
-	out := execute(t, x, nil, "big", "")
-	if !out.OK || !out.Truncated {
-		t.Fatalf("ok=%v truncated=%v", out.OK, out.Truncated)
+	env := &Env{SessionID: "ses_1", RunID: "run_1"}
+	out := x.Execute(context.Background(), env, call("big", ""))
+	if !out.OK || !out.Truncated || !strings.HasPrefix(out.Artifact, "artifact://art_") {
+		t.Fatalf("ok=%v truncated=%v artifact=%q %v", out.OK, out.Truncated, out.Artifact, out.Err)
 	}
-	got := out.Result.(string)
-	if got != strings.Repeat("a", MaxResultBytes-4)+"é" {
-		t.Fatalf("prefix ends with %q (%d bytes)", got[len(got)-4:], len(got))
+	var env2 struct {
+		OK     bool                `json:"ok"`
+		Result resources.Truncated `json:"result"`
 	}
-	if out.Bytes != MaxResultBytes || !utf8.ValidString(got) {
-		t.Fatalf("bytes %d", out.Bytes)
+	if err := json.Unmarshal([]byte(out.Envelope), &env2); err != nil || !env2.Result.Truncated || env2.Result.Artifact != out.Artifact {
+		t.Fatalf("envelope %.200s: %v", out.Envelope, err)
 	}
-	if !strings.HasSuffix(out.Envelope, `é","truncated":true}`) || !strings.HasPrefix(out.Envelope, `{"ok":true,"result":"aaa`) {
-		t.Fatalf("envelope ends %q", out.Envelope[len(out.Envelope)-30:])
+	if !resources.DefaultBudget().Fits(env2.Result.Preview) || !strings.HasPrefix(env2.Result.Continue, out.Artifact+"?offset=") {
+		t.Fatalf("preview over budget or continue %q", env2.Result.Continue)
 	}
-	var env struct {
-		OK        bool   `json:"ok"`
-		Result    string `json:"result"`
-		Truncated bool   `json:"truncated"`
-	}
-	if err := json.Unmarshal([]byte(out.Envelope), &env); err != nil || env.Result != got || !env.Truncated {
-		t.Fatalf("envelope does not decode: %v", err)
+	if got := readOn(t, centre, env, env2.Result); got != text {
+		t.Fatalf("read back %d bytes, want %d", len(got), len(text))
 	}
 }
 
-func TestExecuteTextTruncationNoSplit(t *testing.T) {
-	// Every cut point inside a 4-byte rune must back off to the rune start.
-	for extra := range 4 {
-		text := strings.Repeat("b", 10+extra) + strings.Repeat("😀", 10)
-		c := mustCatalog(t, returning("t", text, nil))
-		x := &Executor{Catalog: c, Budget: NewBudget(20, 1000)}
-		out := execute(t, x, nil, "t", "")
-		got := out.Result.(string)
-		if !out.Truncated || !utf8.ValidString(got) || !strings.HasPrefix(text, got) || out.Bytes > 20 {
-			t.Fatalf("extra %d: %q (%d bytes)", extra, got, out.Bytes)
-		}
-		if jsonStringLen(text[:len(got)+4]) <= 20 {
-			t.Fatalf("extra %d: prefix %q is not the longest", extra, got)
-		}
-	}
-}
-
-func TestExecuteStructuredPreview(t *testing.T) {
+func TestExecuteOversizedStructuredIsArchived(t *testing.T) {
 	items := make([]map[string]string, 0, 3000)
 	for i := range 3000 {
 		items = append(items, map[string]string{"name": "file-" + strings.Repeat("é", i%7), "path": `a\b"c`})
@@ -125,28 +121,33 @@ func TestExecuteStructuredPreview(t *testing.T) {
 	full, _ := encodeJSON(map[string]any{"files": items})
 	c := mustCatalog(t, returning("list", map[string]any{"files": items}, nil))
 	x := &Executor{Catalog: c, Budget: NewBudget(0, 0)}
-	out := execute(t, x, nil, "list", "")
-	if !out.OK || !out.Truncated || out.Bytes > MaxResultBytes {
+	env := &Env{SessionID: "ses_1"}
+	out := x.Execute(context.Background(), env, call("list", ""))
+	if !out.OK || !out.Truncated || out.Bytes > MaxResultBytes+4096 {
 		t.Fatalf("ok=%v truncated=%v bytes=%d", out.OK, out.Truncated, out.Bytes)
 	}
-	var env struct {
-		Result struct {
-			Truncated bool   `json:"truncated"`
-			Preview   string `json:"preview"`
-		} `json:"result"`
-		Truncated *bool `json:"truncated"`
+	var e struct {
+		Result resources.Truncated `json:"result"`
 	}
-	if err := json.Unmarshal([]byte(out.Envelope), &env); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(out.Envelope), &e); err != nil || !strings.HasPrefix(out.Envelope, `{"ok":true,"result":{"truncated":true,"artifact":"artifact://`) {
+		t.Fatalf("envelope %.120s: %v", out.Envelope, err)
 	}
-	if !env.Result.Truncated || !strings.HasPrefix(string(full), env.Result.Preview) || env.Truncated != nil {
-		t.Fatalf("preview wrong (truncated sibling %v)", env.Truncated)
+	// Without a centre on the catalog the executor keeps one in memory.
+	if got := readOn(t, x.resources(), env, e.Result); got != string(full) {
+		t.Fatal("the archived JSON differs from the result")
 	}
-	if out.Bytes < MaxResultBytes-8 {
-		t.Fatalf("preview wastes room: %d bytes", out.Bytes)
+}
+
+func TestExecuteSmallResultIsNotArchived(t *testing.T) {
+	c := mustCatalog(t, returning("small", strings.Repeat("line\n", 1999), nil))
+	out := (&Executor{Catalog: c}).Execute(context.Background(), &Env{}, call("small", ""))
+	if !out.OK || out.Truncated || out.Artifact != "" {
+		t.Fatalf("%+v", out)
 	}
-	if !strings.HasPrefix(out.Envelope, `{"ok":true,"result":{"truncated":true,"preview":"{\"files\":[`) {
-		t.Fatalf("envelope starts %q", out.Envelope[:60])
+	// 2001 short lines pass the line budget.
+	c = mustCatalog(t, returning("lines", strings.Repeat("l\n", 2001), nil))
+	if out := (&Executor{Catalog: c}).Execute(context.Background(), &Env{}, call("lines", "")); !out.Truncated {
+		t.Fatal("2001 lines were not archived")
 	}
 }
 

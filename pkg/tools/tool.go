@@ -188,8 +188,13 @@ type Outcome struct {
 	// Err is the error when !OK.
 	Err *Error
 	// Envelope is the JSON text sent to the model.
-	Envelope  string
+	Envelope string
+	// Truncated is set when the result passed the text budget and the
+	// model got a first page and Artifact to read on (SPEC §11).
 	Truncated bool
+	// Artifact is the artifact:// URL the full result was archived at, when
+	// it was.
+	Artifact string
 	// Bytes is the size of the result in the envelope.
 	Bytes    int
 	Duration time.Duration

@@ -11,11 +11,13 @@ import (
 	"github.com/tavo-cli/tavo/pkg/extensions"
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/files"
+	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/search"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 	"github.com/tavo-cli/tavo/pkg/tools/askuser"
 	filetools "github.com/tavo-cli/tavo/pkg/tools/files"
+	"github.com/tavo-cli/tavo/pkg/tools/read"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
 	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 	"github.com/tavo-cli/tavo/pkg/tools/websearch"
@@ -39,6 +41,10 @@ type Deps struct {
 	// leaves them out. The catalog gets the command tools and
 	// extension_tool_search; MCP tools join it when loaded (Set.Load).
 	Extensions *extensions.Set
+	// Resources is the run's resource centre: with it tavo_read is resident
+	// and oversized results are archived in it (SPEC §11); nil leaves
+	// tavo_read out and keeps archived results in memory.
+	Resources *resources.Centre
 	// NoExtensionSearch leaves extension_tool_search out, for runs that load
 	// every extension tool up front (dynamic loading off).
 	NoExtensionSearch bool
@@ -66,6 +72,9 @@ func builtins(d Deps) []tools.Tool {
 		tools.NewToolSearch(),
 		askuser.New(),
 	}
+	if d.Resources != nil {
+		ts = append(ts, read.New(d.Resources))
+	}
 	if d.Fetch != nil {
 		ts = append(ts, webfetch.New(d.Fetch, fetch.NewMemoryStore(0)))
 	}
@@ -87,6 +96,16 @@ func builtins(d Deps) []tools.Tool {
 // An unknown name in allow is an error, so a typo never silently removes
 // every tool.
 func Catalog(d Deps, allow []string) (*tools.Catalog, error) {
+	cat, err := catalog(d, allow)
+	if err != nil {
+		return nil, err
+	}
+	cat.SetResources(d.Resources)
+	return cat, nil
+}
+
+// catalog is Catalog without the resource centre.
+func catalog(d Deps, allow []string) (*tools.Catalog, error) {
 	if len(allow) == 0 {
 		return tools.NewCatalog(All(d)...)
 	}
@@ -103,6 +122,12 @@ func Catalog(d Deps, allow []string) (*tools.Catalog, error) {
 	}
 	var kept []tools.Tool
 	seen := map[string]bool{}
+	// tavo_read is resident whenever tools are on: a truncated result of an
+	// allowed tool must stay readable.
+	if t, ok := byName[read.Name]; ok {
+		kept = append(kept, t)
+		seen[read.Name] = true
+	}
 	for _, name := range allow {
 		t, ok := byName[name]
 		if !ok {

@@ -246,27 +246,24 @@ func TestContentTooLarge(t *testing.T) {
 	h.ok(SaveName, `{"name":"ok.txt","content":"`+strings.Repeat("x", 16)+`"}`)
 }
 
-func TestLargeTextLoadIsTruncatedSafely(t *testing.T) {
+func TestLargeTextLoadIsArchived(t *testing.T) {
 	h := newHarness(t)
 	big := strings.Repeat("é", 200<<10) // 400 KiB of two-byte runes
 	if _, err := h.store.Save(context.Background(), files.Chat("ses_A"), "big.txt", []byte(big)); err != nil {
 		t.Fatal(err)
 	}
 	out := h.x.Execute(context.Background(), h.env, providers.ToolCall{ID: "c", Name: LoadName, Arguments: `{"name":"big.txt"}`})
-	if !out.OK || !out.Truncated || out.Bytes > tools.MaxResultBytes {
-		t.Fatalf("ok %v truncated %v bytes %d", out.OK, out.Truncated, out.Bytes)
+	if !out.OK || !out.Truncated || out.Artifact == "" || out.Bytes > tools.MaxResultBytes {
+		t.Fatalf("ok %v truncated %v artifact %q bytes %d", out.OK, out.Truncated, out.Artifact, out.Bytes)
 	}
-	s, _ := out.Result.(string)
-	if !utf8.ValidString(s) || !strings.HasPrefix(big, s) || len(s) < 30<<10 {
-		t.Fatalf("prefix of %d bytes is not a UTF-8-safe prefix", len(s))
+	var env struct {
+		Result struct {
+			Preview  string `json:"preview"`
+			Continue string `json:"continue"`
+		} `json:"result"`
 	}
-	if !strings.HasSuffix(out.Envelope, `,"truncated":true}`) {
-		t.Fatalf("envelope not marked truncated: …%s", out.Envelope[len(out.Envelope)-40:])
-	}
-	// Same for a large base64 load: a prefix, marked truncated.
-	out = h.x.Execute(context.Background(), h.env, providers.ToolCall{ID: "c", Name: LoadName, Arguments: `{"name":"big.txt","options":{"encoding":"base64"}}`})
-	if !out.OK || !out.Truncated {
-		t.Fatalf("base64: ok %v truncated %v", out.OK, out.Truncated)
+	if err := json.Unmarshal([]byte(out.Envelope), &env); err != nil || !strings.HasPrefix(big, env.Result.Preview) || len(env.Result.Preview) < 20<<10 || env.Result.Continue == "" {
+		t.Fatalf("preview of %d bytes, continue %q: %v", len(env.Result.Preview), env.Result.Continue, err)
 	}
 }
 
@@ -342,7 +339,8 @@ func TestCursorsStayInTheirScope(t *testing.T) {
 
 func TestRunBudget(t *testing.T) {
 	h := newHarness(t)
-	h.x.Budget = tools.NewBudget(0, 100<<10)
+	// Each load is archived and shows a page of about 30 KB.
+	h.x.Budget = tools.NewBudget(0, 40<<10)
 	h.store.Save(context.Background(), files.Chat("ses_A"), "big.txt", []byte(strings.Repeat("x", 200<<10)))
 	h.ok(LoadName, `{"name":"big.txt"}`)
 	h.fail(h.env, LoadName, `{"name":"big.txt"}`, tools.CodeResultTooLarge, "-")

@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/tavo-cli/tavo/pkg/resources"
 
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/tools"
@@ -116,8 +117,9 @@ func (w webFetch) Run(ctx context.Context, call *tools.Call) (any, error) {
 	return r, nil
 }
 
-// fitsBudget reports whether a page, as the envelope will encode it, fits
-// in one result.
+// fitsBudget reports whether a page, as the envelope will encode it, keeps
+// to the text budget of SPEC §11, so the one exit never archives a page the
+// tool already cut.
 func fitsBudget(r *fetch.Result) bool {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -125,7 +127,7 @@ func fitsBudget(r *fetch.Result) bool {
 	if err := enc.Encode(r); err != nil {
 		return false
 	}
-	return buf.Len() <= tools.MaxResultBytes-budgetMargin
+	return resources.DefaultBudget().Less(budgetMargin).Fits(buf.String())
 }
 
 // toolError maps fetch failures onto the envelope's codes, which fetch
