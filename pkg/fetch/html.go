@@ -119,6 +119,7 @@ func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	if n == 0 || n < minArticleChars && 2*n < pageText {
 		return res, false
 	}
+	filterArticle(article.Node)
 	return res, true
 }
 
