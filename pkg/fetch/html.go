@@ -47,6 +47,16 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 			Message: fmt.Sprintf("the page has %d elements, more than the %d main-content extraction handles; the whole page is returned", info.elements, maxExtractElements)})
 	} else if mode != ExtractFull && info.elements <= maxExtractElements {
 		article, ok := extractMain(doc, base)
+		if ok && article.narrow {
+			// Readability kept a sliver of a page that holds much more
+			// text once pruned: it settled on one block of a longer
+			// article (sections, a table, several bodies). The page's own
+			// landmark, or else the pruned page, reads better.
+			if doc, err = html.Parse(bytes.NewReader(src)); err != nil {
+				return nil, wrapf(CodeUpstreamError, err, "the HTML could not be parsed: %v", err)
+			}
+			article.Node = widen(doc, textLen(article.Node))
+		}
 		switch {
 		case ok:
 			node = article.Node
@@ -99,6 +109,9 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 type mainArticle struct {
 	readability.Article
 	mutated bool
+	// narrow is whether the article holds less than half the pruned
+	// page's text.
+	narrow bool
 }
 
 // extractMain prunes the page's boilerplate and runs readability on what
@@ -119,7 +132,10 @@ func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	if n == 0 || n < minArticleChars && 2*n < pageText {
 		return res, false
 	}
-	filterArticle(article.Node)
+	res.narrow = 2*n < pageText
+	if !res.narrow {
+		filterArticle(article.Node)
+	}
 	return res, true
 }
 
@@ -151,4 +167,55 @@ func finishMarkdown(md []byte) string {
 // cleanSpace collapses runs of white space, as a browser shows a title.
 func cleanSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// widen returns what replaces a narrow article of n letters and digits:
+// in the page doc, pruned, the landmark with the most text if it holds
+// more than the article, else the pruned page's body; filtered line by
+// line either way.
+func widen(doc *html.Node, n int) *html.Node {
+	pruneBoilerplate(doc)
+	node := landmark(doc)
+	if node == nil || textLen(node) <= n {
+		if node = findElement(doc, atom.Body); node == nil {
+			node = doc
+		}
+	}
+	filterArticle(node)
+	return node
+}
+
+// landmark returns the element the page marks as its main content: the
+// one with the most text of <main>, role=main, itemprop=articleBody and
+// <article>.
+func landmark(doc *html.Node) *html.Node {
+	var best *html.Node
+	bestLen := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if isLandmark(c) {
+				if k := textLen(c); k > bestLen {
+					best, bestLen = c, k
+				}
+			}
+			walk(c)
+		}
+	}
+	walk(doc)
+	return best
+}
+
+func isLandmark(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Main, atom.Article:
+		return true
+	}
+	if r := strings.ToLower(attr(n, "role")); r == "main" || r == "article" {
+		return true
+	}
+	return strings.EqualFold(attr(n, "itemprop"), "articleBody")
 }

@@ -1,6 +1,9 @@
 package fetch
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // article wraps body in a page whose article readability will pick.
 func article(body string) string {
@@ -54,4 +57,22 @@ func TestTrailingHeadingDropped(t *testing.T) {
 	// A heading with text after it stays.
 	src = `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + `<h2>KEPT-HEADING</h2>` + para("BODY-TWO") + para("BODY-THREE") + `</article></body></html>`
 	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "KEPT-HEADING")
+}
+
+func TestNarrowArticleWidened(t *testing.T) {
+	// Readability scores paragraphs: it keeps the short introduction and
+	// leaves the long list of facts that is most of the page's content.
+	var b strings.Builder
+	b.WriteString(`<html><body><div><div class="intro"><div>` + para("INTRO-ONE") + para("INTRO-TWO") + para("INTRO-THREE") + para("INTRO-FOUR") + `</div></div></div><div><div><div><ul>`)
+	for range 40 {
+		b.WriteString(`<li>FACT-ROW: the weight of the mill stone is two hundred and twenty kilograms</li>`)
+	}
+	b.WriteString(`</ul></div></div></div></body></html>`)
+	for _, mode := range []Extract{ExtractAuto, ExtractMain} {
+		out := convertMode(t, b.String(), mode)
+		wantContains(t, out.Markdown, "INTRO-ONE", "FACT-ROW")
+		if len(out.Warnings) != 0 || out.Extracted != ExtractMain {
+			t.Fatalf("%s: %v %s", mode, out.Warnings, out.Extracted)
+		}
+	}
 }
