@@ -118,7 +118,9 @@ type mainArticle struct {
 // is left. What readability keeps must be a real article: 500 letters and
 // digits (readability's own threshold), or at least half of the pruned
 // page's text when the page is short; a one-line candidate ("Skip to
-// content", a date) on a longer page is no article. auto and main decide
+// content", a date) on a longer page is no article. An article of less
+// than half the pruned page is marked narrow, for the caller to widen;
+// any other is filtered line by line (filterArticle). auto and main decide
 // alike; they differ in the warning main gives when nothing is found.
 func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	parser := readability.NewParser()
@@ -209,6 +211,7 @@ func landmark(doc *html.Node) *html.Node {
 	return best
 }
 
+// isLandmark reports an element that declares itself the page's content.
 func isLandmark(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.Main, atom.Article:
