@@ -108,7 +108,7 @@ func (p *pruner) prune(n *html.Node, inLink bool) blockStats {
 		default:
 			continue
 		}
-		if isNoise(c) || p.isChrome(c) {
+		if isNoise(c) || p.isChrome(c) || isCaption(c) {
 			n.RemoveChild(c)
 			continue
 		}

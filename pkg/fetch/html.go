@@ -47,6 +47,16 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 			Message: fmt.Sprintf("the page has %d elements, more than the %d main-content extraction handles; the whole page is returned", info.elements, maxExtractElements)})
 	} else if mode != ExtractFull && info.elements <= maxExtractElements {
 		article, ok := extractMain(doc, base)
+		if ok && article.narrow {
+			// Readability kept a sliver of a page that holds much more
+			// text once pruned: it settled on one block of a longer
+			// article (sections, a table, several bodies). The page's own
+			// landmark, or else the pruned page, reads better.
+			if doc, err = html.Parse(bytes.NewReader(src)); err != nil {
+				return nil, wrapf(CodeUpstreamError, err, "the HTML could not be parsed: %v", err)
+			}
+			article.Node = widen(doc, textLen(article.Node))
+		}
 		switch {
 		case ok:
 			node = article.Node
@@ -99,13 +109,18 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 type mainArticle struct {
 	readability.Article
 	mutated bool
+	// narrow is whether the article holds less than half the pruned
+	// page's text.
+	narrow bool
 }
 
 // extractMain prunes the page's boilerplate and runs readability on what
 // is left. What readability keeps must be a real article: 500 letters and
 // digits (readability's own threshold), or at least half of the pruned
 // page's text when the page is short; a one-line candidate ("Skip to
-// content", a date) on a longer page is no article. auto and main decide
+// content", a date) on a longer page is no article. An article of less
+// than half the pruned page is marked narrow, for the caller to widen;
+// any other is filtered line by line (filterArticle). auto and main decide
 // alike; they differ in the warning main gives when nothing is found.
 func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	parser := readability.NewParser()
@@ -118,6 +133,10 @@ func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	n := textLen(article.Node)
 	if n == 0 || n < minArticleChars && 2*n < pageText {
 		return res, false
+	}
+	res.narrow = 2*n < pageText
+	if !res.narrow {
+		filterArticle(article.Node)
 	}
 	return res, true
 }
@@ -150,4 +169,56 @@ func finishMarkdown(md []byte) string {
 // cleanSpace collapses runs of white space, as a browser shows a title.
 func cleanSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// widen returns what replaces a narrow article of n letters and digits:
+// in the page doc, pruned, the landmark with the most text if it holds
+// more than the article, else the pruned page's body; filtered line by
+// line either way.
+func widen(doc *html.Node, n int) *html.Node {
+	pruneBoilerplate(doc)
+	node := landmark(doc)
+	if node == nil || textLen(node) <= n {
+		if node = findElement(doc, atom.Body); node == nil {
+			node = doc
+		}
+	}
+	filterArticle(node)
+	return node
+}
+
+// landmark returns the element the page marks as its main content: the
+// one with the most text of <main>, role=main, itemprop=articleBody and
+// <article>.
+func landmark(doc *html.Node) *html.Node {
+	var best *html.Node
+	bestLen := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if isLandmark(c) {
+				if k := textLen(c); k > bestLen {
+					best, bestLen = c, k
+				}
+			}
+			walk(c)
+		}
+	}
+	walk(doc)
+	return best
+}
+
+// isLandmark reports an element that declares itself the page's content.
+func isLandmark(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Main, atom.Article:
+		return true
+	}
+	if r := strings.ToLower(attr(n, "role")); r == "main" || r == "article" {
+		return true
+	}
+	return strings.EqualFold(attr(n, "itemprop"), "articleBody")
 }

@@ -1,0 +1,261 @@
+package fetch
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Paragraph filtering runs on the article readability chose. Pruning
+// before readability removes the blocks a page marks as chrome; what it
+// cannot see are the single lines of boilerplate written into the
+// article's own flow: image captions and credits, "Read more:" and
+// "Related:" lines, calls to subscribe, bylines and dates, and the
+// heading of a link list pruned away. Like trafilatura, tavo judges such
+// lines one block at a time, by their tag, their length, their links and
+// their words; nothing in it knows a site.
+
+// filterArticle removes the boilerplate lines from the article under n.
+func filterArticle(n *html.Node) {
+	var blocks []*html.Node
+	collectLeafBlocks(n, &blocks)
+	for _, b := range blocks {
+		if isBoilerLine(b) {
+			remove(b)
+		}
+	}
+	dropTrailingHeadings(n)
+}
+
+func remove(n *html.Node) {
+	if n.Parent != nil {
+		n.Parent.RemoveChild(n)
+	}
+}
+
+// lineBlocks are the elements judged as one line of text.
+var lineBlocks = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.H1: true, atom.H2: true, atom.H3: true,
+	atom.H4: true, atom.H5: true, atom.H6: true, atom.Section: true, atom.Header: true,
+	atom.Span: true, atom.Time: true, atom.Small: true, atom.Dd: true, atom.Dt: true,
+}
+
+// isBlock reports the elements that break lines.
+func isBlock(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
+		atom.Section, atom.Header, atom.Article, atom.Ul, atom.Ol, atom.Li, atom.Table,
+		atom.Tr, atom.Td, atom.Th, atom.Blockquote, atom.Pre, atom.Dl, atom.Dd, atom.Dt,
+		atom.Figure, atom.Hr, atom.Br, atom.Main, atom.Form, atom.Fieldset:
+		return true
+	}
+	return false
+}
+
+// collectLeafBlocks appends the line blocks under n that hold no other
+// block: the paragraphs, headings and lone lines of the article.
+func collectLeafBlocks(n *html.Node, out *[]*html.Node) bool {
+	hasBlock := false
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == atom.Pre || c.DataAtom == atom.Table || c.DataAtom == atom.Code {
+			hasBlock = true
+			continue
+		}
+		inner := collectLeafBlocks(c, out)
+		if isBlock(c) {
+			hasBlock = true
+			if !inner && lineBlocks[c.DataAtom] {
+				*out = append(*out, c)
+			}
+		} else if inner {
+			hasBlock = true
+		}
+	}
+	return hasBlock
+}
+
+// maxBoilerLine is the letters and digits of the longest line judged by
+// its words: boilerplate lines are short, and prose that happens to open
+// with "Share" is not.
+const maxBoilerLine = 60
+
+// boilerOpenings open a short line of boilerplate, in the languages the
+// web writes most: calls to read on, share, subscribe or comment, ads,
+// image credits, "related" headings.
+var boilerOpenings = []string{
+	// reading on
+	"read more", "read also", "also read", "see also", "related", "more on", "more from",
+	"you might also", "you may also", "recommended", "further reading", "continue reading",
+	"lesen sie auch", "lesen sie hier", "lies auch", "auch interessant", "mehr zum thema", "mehr zu",
+	"weiterlesen", "weitere artikel", "verwandte", "ähnliche", "empfohlene", "das könnte",
+	"das thema könnte", "à lire aussi", "lire aussi", "voir aussi", "leggi anche", "czytaj też",
+	"czytaj także", "zobacz też", "zobacz także", "lee también", "leia também",
+	// sharing, subscribing, commenting
+	"share", "teilen", "tweet", "subscribe", "sign up", "newsletter", "abonnieren", "follow us",
+	"comments", "kommentare", "kommentieren", "leave a comment", "leave a reply", "print", "drucken", "drukuj",
+	// ads
+	"advertisement", "anzeige", "werbung", "sponsored", "reklama", "publicité", "pubblicità",
+	// credits
+	"photo:", "photo by", "photograph", "foto:", "fotos:", "bild:", "bilder:", "image:", "images:",
+	"credit", "crédit", "titelbild", "beitragsbild", "quelle:", "source:", "źródło",
+	"©", "(c)", "copyright",
+	// meta
+	"posted in", "filed under", "tags:", "schlagwörter", "kategorie", "category:", "permalink",
+	"this entry was posted", "published", "updated", "aktualisiert", "publiziert", "veröffentlicht",
+	"stand:", "opublikowano", "publikacja",
+}
+
+// isBoilerLine reports a leaf block that is a line of boilerplate.
+func isBoilerLine(n *html.Node) bool {
+	text := strings.TrimSpace(cleanSpace(textOf(n)))
+	k := countWordChars(text)
+	if k == 0 {
+		return false
+	}
+	if k <= maxBoilerLine {
+		low := strings.ToLower(strings.TrimLeftFunc(text, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '©' && r != '('
+		}))
+		for _, w := range boilerOpenings {
+			if strings.HasPrefix(low, w) {
+				return true
+			}
+		}
+	}
+	if isDateLine(text, k) {
+		return true
+	}
+	if isLinkLine(n, k) {
+		return true
+	}
+	return false
+}
+
+// isDateLine reports a short line that is only a date or time, maybe with
+// a word or two ("Stand: 05. Februar 2020", "3:59 PM").
+func isDateLine(text string, k int) bool {
+	if k > 30 {
+		return false
+	}
+	digits, words := 0, 0
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		isNum := true
+		for _, r := range f {
+			if !unicode.IsDigit(r) {
+				isNum = false
+				break
+			}
+		}
+		if isNum {
+			digits += len(f)
+		} else {
+			words++
+		}
+	}
+	return digits >= 4 && words <= 3
+}
+
+// isLinkLine reports a short line that is mostly link text: a teaser, a
+// "next story" link (trafilatura's link density test on paragraphs).
+func isLinkLine(n *html.Node, k int) bool {
+	limit := 30
+	if n.DataAtom != atom.P {
+		limit = 100
+	}
+	if k >= limit {
+		return false
+	}
+	link := 0
+	var walk func(*html.Node, bool)
+	walk = func(c *html.Node, in bool) {
+		if c.Type == html.TextNode && in {
+			link += countWordChars(c.Data)
+		}
+		for d := c.FirstChild; d != nil; d = d.NextSibling {
+			walk(d, in || d.DataAtom == atom.A && d.Type == html.ElementNode)
+		}
+	}
+	walk(n, false)
+	return float64(link) > 0.8*float64(k)
+}
+
+// dropTrailingHeadings removes the headings left at the end of the
+// article: the title of a block that pruning removed ("Related stories").
+// A heading that is all the article holds stays.
+func dropTrailingHeadings(n *html.Node) {
+	total := textLen(n)
+	for {
+		last := lastTextBlock(n)
+		if last == nil || last == n || !isHeading(last) {
+			return
+		}
+		k := textLen(last)
+		if k >= total {
+			return
+		}
+		total -= k
+		remove(last)
+	}
+}
+
+func isHeading(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+// lastTextBlock returns the last element under n holding text that is a
+// heading or a leaf block.
+func lastTextBlock(n *html.Node) *html.Node {
+	for c := n.LastChild; c != nil; c = c.PrevSibling {
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+			return n
+		}
+		if c.Type != html.ElementNode || textLen(c) == 0 {
+			continue
+		}
+		if isHeading(c) {
+			return c
+		}
+		if f := lastTextBlock(c); f != nil {
+			return f
+		}
+		return c
+	}
+	return nil
+}
+
+// maxCaption is the letters and digits of the longest block named like a
+// caption that is still taken for one: a longer one is text.
+const maxCaption = 300
+
+// captionWords in a class name mark an image's caption or credit.
+var captionWords = []string{"caption", "credit", "copyright"}
+
+// isCaption reports a figure's caption or an image credit: it describes or
+// credits an image, which the Markdown does not show.
+func isCaption(n *html.Node) bool {
+	if n.DataAtom == atom.Figcaption {
+		return true
+	}
+	cls := attr(n, "class")
+	if cls == "" {
+		return false
+	}
+	cls = strings.ToLower(cls)
+	for _, w := range captionWords {
+		if strings.Contains(cls, w) {
+			return textLen(n) <= maxCaption
+		}
+	}
+	return false
+}

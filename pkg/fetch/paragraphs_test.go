@@ -1,0 +1,78 @@
+package fetch
+
+import (
+	"strings"
+	"testing"
+)
+
+// article wraps body in a page whose article readability will pick.
+func article(body string) string {
+	return `<html><head><title>The mill</title></head><body><article><h1>The mill</h1>` +
+		para("BODY-ONE") + body + para("BODY-TWO") + para("BODY-THREE") + `</article></body></html>`
+}
+
+func TestCaptionsDropped(t *testing.T) {
+	src := article(`<figure><img src="/m.jpg" alt=""><figcaption>FIG-CAPTION the mill in 1920</figcaption></figure>` +
+		`<div class="wp-caption"><img src="/n.jpg" alt=""><p class="wp-caption-text">CLASS-CAPTION Photo: J. Doe</p></div>` +
+		`<p class="image-credit">CREDIT-LINE Agency</p>`)
+	for _, mode := range []Extract{ExtractAuto, ExtractMain} {
+		out := convertMode(t, src, mode)
+		wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE")
+		wantLacks(t, out.Markdown, "FIG-CAPTION", "CLASS-CAPTION", "CREDIT-LINE")
+	}
+	// full keeps them.
+	wantContains(t, convertMode(t, src, ExtractFull).Markdown, "FIG-CAPTION", "CLASS-CAPTION")
+}
+
+func TestLongCaptionClassKept(t *testing.T) {
+	// A block named like a caption that holds paragraphs is text.
+	src := article(`<div class="caption-wrap">` + para("WRAPPED-ONE") + para("WRAPPED-TWO") + para("WRAPPED-THREE") + `</div>`)
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "WRAPPED-ONE", "WRAPPED-THREE")
+}
+
+func TestBoilerplateLinesDropped(t *testing.T) {
+	src := article(`<p><strong>Read more:</strong> <a href="/other">LINKED-TEASER the next story</a></p>` +
+		`<p>Lesen Sie auch: VOCAB-GERMAN</p>` +
+		`<p>Advertisement</p>` +
+		`<p>Photo: PHOTO-CREDIT/Agency</p>` +
+		`<p>Updated: 05.02.2020, 10:27</p>` +
+		`<p>23.10.2018</p>` +
+		`<p><a href="/next">NEXT-LINK</a></p>` +
+		`<p>Share this with your friends and READ-MORE-PROSE: a paragraph that opens with a verb of sharing but goes on
+		for long enough to be the article's own text, and so stays where it is.</p>`)
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "READ-MORE-PROSE")
+	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK")
+}
+
+func TestTrailingHeadingDropped(t *testing.T) {
+	// The list under "Related stories" is pruned as a link list; its
+	// heading must not end the article.
+	src := `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
+		`<h3>ORPHAN-HEADING</h3><ul><li><a href="/a">one story</a></li><li><a href="/b">two story</a></li><li><a href="/c">three story</a></li></ul>` +
+		`</article></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-THREE")
+	wantLacks(t, out.Markdown, "ORPHAN-HEADING")
+	// A heading with text after it stays.
+	src = `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + `<h2>KEPT-HEADING</h2>` + para("BODY-TWO") + para("BODY-THREE") + `</article></body></html>`
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "KEPT-HEADING")
+}
+
+func TestNarrowArticleWidened(t *testing.T) {
+	// Readability scores paragraphs: it keeps the short introduction and
+	// leaves the long list of facts that is most of the page's content.
+	var b strings.Builder
+	b.WriteString(`<html><body><div><div class="intro"><div>` + para("INTRO-ONE") + para("INTRO-TWO") + para("INTRO-THREE") + para("INTRO-FOUR") + `</div></div></div><div><div><div><ul>`)
+	for range 40 {
+		b.WriteString(`<li>FACT-ROW: the weight of the mill stone is two hundred and twenty kilograms</li>`)
+	}
+	b.WriteString(`</ul></div></div></div></body></html>`)
+	for _, mode := range []Extract{ExtractAuto, ExtractMain} {
+		out := convertMode(t, b.String(), mode)
+		wantContains(t, out.Markdown, "INTRO-ONE", "FACT-ROW")
+		if len(out.Warnings) != 0 || out.Extracted != ExtractMain {
+			t.Fatalf("%s: %v %s", mode, out.Warnings, out.Extracted)
+		}
+	}
+}
