@@ -261,9 +261,8 @@ it, Tavily reads TAVILY_API_KEY, Brave BRAVE_API_KEY and Bing BING_API_KEY;
 DuckDuckGo (its keyless HTML endpoint) and SearXNG need no key.`,
 		Example: `  tavo search-api set tavily --engine tavily --key-env TAVILY_API_KEY --depth advanced
   tavo search-api set searx --engine searxng --base-url http://127.0.0.1:8888
-  tavo search-api set brave --engine brave --max-results 10 --default
-  tavo search-api set ddg --engine duckduckgo
-  tavo search-api set bing --engine bing --max-results 30`,
+  tavo search-api set ddg --engine duckduckgo --default
+  tavo search-api set bing --engine bing --key-env BING_API_KEY --max-results 30`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name, o.Changed = args[0], cmd.Flags().Changed
