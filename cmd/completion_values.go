@@ -207,4 +207,5 @@ var completeExtract = completeWords("auto\tmain content when one is found, else 
 var completeAuditKinds = completeWords("fetch", "search", "tool")
 
 // completeEngines completes tavo search-api set --engine.
-var completeEngines = completeWords("tavily\tTAVILY_API_KEY", "searxng\tyour instance's --base-url", "brave\tBRAVE_API_KEY")
+var completeEngines = completeWords("tavily\tTAVILY_API_KEY", "searxng\tyour instance's --base-url", "brave\tBRAVE_API_KEY",
+	"duckduckgo\tno key (HTML endpoint)", "bing\tBING_API_KEY")

@@ -234,7 +234,7 @@ func doctorSearch(f *Factory, cfg *config.Config) []doctorCheck {
 	names := cfg.SearchNames()
 	if len(names) == 0 {
 		return []doctorCheck{{Name: "search", Status: doctorWarn, Detail: "no search API: tavo_web_search and `tavo search` are unavailable",
-			Fix: "add one with `tavo search-api set NAME --engine tavily|searxng|brave`"}}
+			Fix: "add one with `tavo search-api set NAME --engine tavily|searxng|brave|duckduckgo|bing`"}}
 	}
 	var checks []doctorCheck
 	def := cfg.DefaultSearchName()

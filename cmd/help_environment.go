@@ -50,6 +50,7 @@ proxy its base-URL variable names):
 Search APIs (when the API names no api_key_env or api_key):
   TAVILY_API_KEY         key of a tavily search API
   BRAVE_API_KEY          key of a brave search API
+  BING_API_KEY           key of a bing search API
 
 Paths and terminal:
   XDG_CONFIG_HOME        base of the default config path (absolute paths only)

@@ -199,11 +199,12 @@ func cmdWaitRequests(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdFakeSearch starts a fake search API and sets <ENGINE>_URL (TAVILY_URL,
-// BRAVE_URL, SEARXNG_URL) to it. The fake checks every request against the
+// BRAVE_URL, SEARXNG_URL, DUCKDUCKGO_URL, BING_URL) to it (429 is
+// DuckDuckGo's anomaly page). The fake checks every request against the
 // API's documented contract. Extra words queue faulty replies first: 429,
 // 500 or malformed.
 //
-//	fakesearch tavily|brave|searxng [KEY] [429|500|malformed]...
+//	fakesearch tavily|brave|searxng|duckduckgo|bing [KEY] [429|500|malformed]...
 func cmdFakeSearch(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: fakesearch ENGINE [KEY] [FAULT...]")
@@ -224,6 +225,12 @@ func cmdFakeSearch(ts *testscript.TestScript, neg bool, args []string) {
 	case "searxng":
 		srv = searchfake.NewSearXNG()
 		faults["429"], faults["500"] = searchfake.SearXNGLimited(), searchfake.SearXNGServerError()
+	case "duckduckgo":
+		srv = searchfake.NewDuckDuckGo()
+		faults["429"], faults["500"] = searchfake.DuckDuckGoAnomaly(), searchfake.Reply{Status: 500, Body: "<html>Server Error</html>"}
+	case "bing":
+		srv = searchfake.NewBing(key)
+		faults["429"], faults["500"] = searchfake.BingRateLimited(), searchfake.BingServerError()
 	default:
 		ts.Fatalf("fakesearch: unknown engine %q", args[0])
 	}

@@ -51,7 +51,7 @@ complete search API is configured.`,
 		},
 	}
 	fl := c.Flags()
-	fl.IntVarP(&o.MaxResults, "max-results", "n", 0, fmt.Sprintf("number of results, 1-20 (default: the API's, else %d)", search.DefaultMaxResults))
+	fl.IntVarP(&o.MaxResults, "max-results", "n", 0, fmt.Sprintf("number of results, 1-30, at most 20 on Tavily and Brave (default: the API's, else %d)", search.DefaultMaxResults))
 	fl.StringVar(&o.Topic, "topic", "", "general|news|finance")
 	fl.StringVar(&o.TimeRange, "time-range", "", "day|week|month|year")
 	fl.StringVar(&o.Depth, "depth", "", "Tavily search depth: basic|advanced|fast|ultra-fast")

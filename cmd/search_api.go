@@ -19,14 +19,15 @@ import (
 func NewCmdSearchAPI(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "search-api",
-		Short: "Configure the web search APIs (Tavily, SearXNG, Brave)",
+		Short: "Configure the web search APIs (Tavily, SearXNG, Brave, DuckDuckGo, Bing)",
 		Long: `Configure the web search APIs behind tavo search and tavo_web_search.
 
 Whenever at least one API is configured exactly one is the default, and only
 it runs. An incomplete default (a missing key or URL) hides tavo_web_search
 from the model and makes tavo search fail saying what is missing. Nothing
 falls back silently: an explicit fallback list (tavo search-api fallback)
-names the APIs tried, in order, after the default fails.`,
+names the APIs tried, in order, after the default fails; failover = "auto"
+under [search] in the config also tries every other complete API, by name.`,
 	}
 	c.AddCommand(NewCmdSearchAPIList(f, nil), NewCmdSearchAPIShow(f, nil), NewCmdSearchAPISet(f, nil),
 		NewCmdSearchAPIRm(f, nil), NewCmdSearchAPIUse(f, nil), NewCmdSearchAPIFallback(f, nil))
@@ -76,12 +77,12 @@ func searchAPIRows(f *Factory, cfg *config.Config) []searchAPIRow {
 func keySource(f *Factory, a *config.SearchAPI) string {
 	env := a.APIKeyEnv
 	switch {
-	case a.Engine == "searxng" && env == "" && a.APIKey == "":
+	case (a.Engine == "searxng" || a.Engine == "duckduckgo") && env == "" && a.APIKey == "":
 		return "not needed"
 	case env == "" && a.APIKey != "":
 		return "set in the config"
 	case env == "":
-		env = map[string]string{"tavily": "TAVILY_API_KEY", "brave": "BRAVE_API_KEY"}[a.Engine]
+		env = map[string]string{"tavily": "TAVILY_API_KEY", "brave": "BRAVE_API_KEY", "bing": "BING_API_KEY"}[a.Engine]
 	}
 	if strings.TrimSpace(f.Getenv(env)) != "" {
 		return "set, from env " + env
@@ -222,7 +223,7 @@ func itoaOrEmpty(n int) string {
 
 func unknownSearchAPI(cfg *config.Config, name string) error {
 	if name == "" {
-		return usageError(fmt.Errorf("no search API is configured: add one with `tavo search-api set NAME --engine tavily|searxng|brave`"))
+		return usageError(fmt.Errorf("no search API is configured: add one with `tavo search-api set NAME --engine tavily|searxng|brave|duckduckgo|bing`"))
 	}
 	known := "none yet"
 	if names := cfg.SearchNames(); len(names) > 0 {
@@ -256,10 +257,12 @@ func NewCmdSearchAPISet(f *Factory, runF func(*SearchAPISetOptions) error) *cobr
 
 Keys are never taken on the command line, where shell history would keep
 them: name the environment variable that holds one with --key-env. Without
-it, Tavily reads TAVILY_API_KEY and Brave BRAVE_API_KEY.`,
+it, Tavily reads TAVILY_API_KEY, Brave BRAVE_API_KEY and Bing BING_API_KEY;
+DuckDuckGo (its keyless HTML endpoint) and SearXNG need no key.`,
 		Example: `  tavo search-api set tavily --engine tavily --key-env TAVILY_API_KEY --depth advanced
   tavo search-api set searx --engine searxng --base-url http://127.0.0.1:8888
-  tavo search-api set brave --engine brave --max-results 10 --default`,
+  tavo search-api set ddg --engine duckduckgo --default
+  tavo search-api set bing --engine bing --key-env BING_API_KEY --max-results 30`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name, o.Changed = args[0], cmd.Flags().Changed
@@ -268,12 +271,12 @@ it, Tavily reads TAVILY_API_KEY and Brave BRAVE_API_KEY.`,
 		ValidArgsFunction: firstArgOnly(completeSearchAPIs(f)),
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Engine, "engine", "", "tavily|searxng|brave (required for a new API)")
+	fl.StringVar(&o.Engine, "engine", "", "tavily|searxng|brave|duckduckgo|bing (required for a new API)")
 	_ = c.RegisterFlagCompletionFunc("engine", completeEngines)
 	fl.StringVar(&o.BaseURL, "base-url", "", "API URL (required for SearXNG: your instance)")
 	fl.StringVar(&o.KeyEnv, "key-env", "", "environment variable holding the key")
 	fl.StringVar(&o.Depth, "depth", "", "default Tavily depth: basic|advanced|fast|ultra-fast")
-	fl.IntVar(&o.MaxResults, "max-results", 0, "default number of results, 1-20")
+	fl.IntVar(&o.MaxResults, "max-results", 0, "default number of results, 1-30 (Tavily and Brave stop at 20)")
 	fl.StringVar(&o.Topic, "topic", "", "default topic: general|news|finance")
 	fl.StringVar(&o.TimeRange, "time-range", "", "default time range: day|week|month|year")
 	fl.IntVar(&o.Chunks, "chunks-per-source", 0, "default Tavily chunks per source, 1-3")
@@ -302,7 +305,7 @@ func searchAPISetRun(o *SearchAPISetOptions) error {
 		cp := *existing
 		a = &cp
 	} else if !changed("engine") {
-		return usageError(fmt.Errorf("a new search API needs --engine tavily|searxng|brave"))
+		return usageError(fmt.Errorf("a new search API needs --engine tavily|searxng|brave|duckduckgo|bing"))
 	}
 	set := func(flag string, dst *string, v string) {
 		if changed(flag) {

@@ -204,13 +204,16 @@ type SearchConfig struct {
 	Default string `toml:"default,omitempty"`
 	// Fallback names APIs tried, in order, when the default fails.
 	Fallback []string `toml:"fallback,omitempty"`
+	// Failover is "auto" (after Fallback, every other complete API is tried,
+	// by name) or "off"/empty (only Fallback). See search.go.
+	Failover string `toml:"failover,omitempty"`
 	// APIs are the configured search APIs by name.
 	APIs map[string]*SearchAPI `toml:"apis,omitempty"`
 }
 
 // SearchAPI is one configured search API.
 type SearchAPI struct {
-	// Engine is tavily, searxng or brave.
+	// Engine is tavily, searxng, brave, duckduckgo or bing.
 	Engine          string `toml:"engine"`
 	APIKey          string `toml:"api_key,omitempty" json:"-"`
 	APIKeyEnv       string `toml:"api_key_env,omitempty"`

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -14,7 +15,21 @@ import (
 var usualSearchKeyEnv = map[string]string{
 	search.EngineTavily: "TAVILY_API_KEY",
 	search.EngineBrave:  "BRAVE_API_KEY",
+	search.EngineBing:   "BING_API_KEY",
 }
+
+// Values of search.failover.
+const (
+	// FailoverAuto: when the default search API fails (any error but a
+	// rejected query or the run's own cancellation), the APIs named in
+	// search.fallback are tried in order, then every other complete API by
+	// name (the order tavo writes them and `tavo search-api ls` shows),
+	// each failure adding a fallback warning. Incomplete APIs are not
+	// candidates. tavo search --engine NAME still runs NAME alone.
+	FailoverAuto = "auto"
+	// FailoverOff, like an empty value, tries only search.fallback.
+	FailoverOff = "off"
+)
 
 // SearchSetup is the [search] section made ready to run.
 type SearchSetup struct {
@@ -65,7 +80,7 @@ func (c *Config) ResolveSearch(only string, getenv func(string) string) (*Search
 	switch {
 	case name != "":
 	case len(c.Search.APIs) == 0:
-		s.Problem = "no search API is configured: add one with `tavo search-api set NAME --engine tavily|searxng|brave`"
+		s.Problem = "no search API is configured: add one with `tavo search-api set NAME --engine " + strings.Join(search.EngineNames(), "|") + "`"
 		return s, nil
 	default:
 		s.Problem = "search.default is not set: choose one with `tavo search-api use NAME`"
@@ -83,6 +98,16 @@ func (c *Config) ResolveSearch(only string, getenv func(string) string) (*Search
 			}
 			api, _ := c.searchAPI(fb, getenv)
 			s.Fallback = append(s.Fallback, api)
+		}
+		if c.Search.Failover == FailoverAuto {
+			for _, other := range c.SearchNames() {
+				if other == name || slices.Contains(c.Search.Fallback, other) {
+					continue
+				}
+				if api, missing := c.searchAPI(other, getenv); len(missing) == 0 {
+					s.Fallback = append(s.Fallback, api)
+				}
+			}
 		}
 	}
 	return s, nil

@@ -74,3 +74,39 @@ func TestSearchDefaultStaysUnique(t *testing.T) {
 		t.Fatal("removing a missing API must report it")
 	}
 }
+
+func TestFailoverAuto(t *testing.T) {
+	apis := map[string]*SearchAPI{
+		"tav": {Engine: "tavily", APIKey: "k"}, "ddg": {Engine: "duckduckgo"}, "bng": {Engine: "bing"},
+		"brv": {Engine: "brave", APIKey: "k"}, "sx": {Engine: "searxng"},
+	}
+	cfg := &Config{Search: SearchConfig{Default: "tav", Fallback: []string{"brv"}, Failover: FailoverAuto, APIs: apis}}
+	if err := cfg.Search.validate(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := cfg.ResolveSearch("", searchEnv(nil))
+	if err != nil || s.Problem != "" {
+		t.Fatalf("%v %q", err, s.Problem)
+	}
+	// The explicit list first, then every other complete API by name: bing
+	// lacks BING_API_KEY and searxng its base_url, so they are left out.
+	var names []string
+	for _, a := range s.Fallback {
+		names = append(names, a.Name)
+	}
+	if strings.Join(names, ",") != "brv,ddg" {
+		t.Fatalf("fallbacks %v", names)
+	}
+	s, _ = cfg.ResolveSearch("", searchEnv(map[string]string{"BING_API_KEY": "b1"}))
+	if len(s.Fallback) != 3 || s.Fallback[1].Name != "bng" || s.Fallback[1].APIKey != "b1" {
+		t.Fatalf("with BING_API_KEY: %+v", s.Fallback)
+	}
+	cfg.Search.Failover = ""
+	if s, _ = cfg.ResolveSearch("", searchEnv(nil)); len(s.Fallback) != 1 {
+		t.Fatalf("without failover: %+v", s.Fallback)
+	}
+	cfg.Search.Failover = "always"
+	if err := cfg.Search.validate(); err == nil || !strings.Contains(err.Error(), `failover "always"`) {
+		t.Fatalf("bad failover: %v", err)
+	}
+}

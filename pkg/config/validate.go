@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/search"
 )
 
 // Protocols lists the protocol names a profile or --provider may use, in
@@ -23,7 +24,7 @@ var Protocols = providers.ProtocolNames()
 var ReasoningContexts = []string{"off", "since-user", "active-chain"}
 
 var (
-	searchEngines = []string{"tavily", "searxng", "brave"}
+	searchEngines = search.EngineNames()
 	searchDepths  = []string{"basic", "advanced", "fast", "ultra-fast"}
 	// searchTopics and searchTimeRanges are the values of SPEC §5.
 	searchTopics     = []string{"general", "news", "finance"}
@@ -229,12 +230,15 @@ func (s *SearchConfig) validate() error {
 		if a.Depth != "" && !slices.Contains(searchDepths, a.Depth) {
 			return fmt.Errorf("apis.%s: depth %q is not one of %s", name, a.Depth, strings.Join(searchDepths, ", "))
 		}
-		if a.MaxResults < 0 || a.MaxResults > 20 {
-			return fmt.Errorf("apis.%s: max_results must be 1-20 (got %d)", name, a.MaxResults)
+		if a.MaxResults < 0 || a.MaxResults > search.MaxResults {
+			return fmt.Errorf("apis.%s: max_results must be 1-%d (got %d)", name, search.MaxResults, a.MaxResults)
 		}
 		if a.ChunksPerSource < 0 || a.ChunksPerSource > 3 {
 			return fmt.Errorf("apis.%s: chunks_per_source must be 1-3 (got %d)", name, a.ChunksPerSource)
 		}
+	}
+	if s.Failover != "" && s.Failover != FailoverAuto && s.Failover != FailoverOff {
+		return fmt.Errorf("failover %q is not one of %s, %s", s.Failover, FailoverAuto, FailoverOff)
 	}
 	if s.Default != "" && s.APIs[s.Default] == nil {
 		return fmt.Errorf("default %q names no entry under [search.apis]", s.Default)

@@ -108,7 +108,11 @@ type ToolsVisibleP struct {
 // AskQuestionP is the payload of ask.question: the model asks a person.
 type AskQuestionP struct {
 	CallID   string `json:"call_id"`
-	Question string `json:"question"`
+	Question string `json:"question,omitempty"`
+	// Questions is seed 004's shape (SPEC §16), instead of Question:
+	// objects {question, header, options:[{label, description, preview?}],
+	// multi_select}.
+	Questions []any `json:"questions,omitempty"`
 	// Options are the offered answers (objects with value and label).
 	Options      []any  `json:"options,omitempty"`
 	AllowOther   bool   `json:"allow_other"`
@@ -124,6 +128,9 @@ type AskAnswerP struct {
 	Answer string `json:"answer,omitempty"`
 	// Source is SourceOption or SourceCustom when answered.
 	Source string `json:"source,omitempty"`
+	// Answers answer Questions, one per question: objects {question,
+	// header, selected:[labels], custom?}.
+	Answers []any `json:"answers,omitempty"`
 	// Via says where the answer came from (ViaTerminal, ViaStdin, ViaDriver,
 	// ViaNone).
 	Via string `json:"via"`

@@ -3,8 +3,10 @@ package runner
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -134,6 +136,9 @@ func (s *lineSource) readLine(ctx context.Context) (line string, ok bool, err er
 type stdinAsker struct{ src *lineSource }
 
 func (a stdinAsker) Ask(ctx context.Context, q tools.Question) (tools.Answer, error) {
+	if len(q.Questions) > 0 {
+		return a.askItems(ctx, q)
+	}
 	line, ok, err := a.src.readLine(ctx)
 	if err != nil {
 		return tools.Answer{}, err
@@ -146,6 +151,24 @@ func (a stdinAsker) Ask(ctx context.Context, q tools.Question) (tools.Answer, er
 		return tools.Answer{Status: "cancelled", Via: "stdin"}, nil
 	}
 	ans.Via = "stdin"
+	return ans, nil
+}
+
+// askItems reads one line per question of seed 004's shape; a line that
+// answers nothing, or the end of input, cancels the whole ask.
+func (a stdinAsker) askItems(ctx context.Context, q tools.Question) (tools.Answer, error) {
+	ans := tools.Answer{Status: tools.StatusAnswered, Via: "stdin"}
+	for _, item := range q.Questions {
+		line, ok, err := a.src.readLine(ctx)
+		if err != nil {
+			return tools.Answer{}, err
+		}
+		got, matched := tools.MatchItem(item, line)
+		if !ok || !matched {
+			return tools.Answer{Status: tools.StatusCancelled, Via: "stdin"}, nil
+		}
+		ans.Answers = append(ans.Answers, got)
+	}
 	return ans, nil
 }
 
@@ -173,6 +196,9 @@ func (a *terminalAsker) Ask(ctx context.Context, q tools.Question) (tools.Answer
 	defer stop()
 
 	src := &lineSource{r: bufio.NewReader(tty)}
+	if len(q.Questions) > 0 {
+		return askItemsOnTerminal(ctx, tty, src, q)
+	}
 	fmt.Fprint(tty, renderQuestion(q))
 	for {
 		fmt.Fprint(tty, "> ")
@@ -225,4 +251,113 @@ func renderQuestion(q tools.Question) string {
 	}
 	b.WriteString(".\n")
 	return b.String()
+}
+
+// askItemsOnTerminal asks seed 004's questions one at a time: the header
+// as a tag, numbered options with their descriptions under them, and
+// "?N" to show option N's preview. Unfit input is asked again; end of
+// input (Ctrl-D) cancels the whole ask.
+func askItemsOnTerminal(ctx context.Context, tty io.Writer, src *lineSource, q tools.Question) (tools.Answer, error) {
+	ans := tools.Answer{Status: tools.StatusAnswered, Via: "terminal"}
+	for i, item := range q.Questions {
+		fmt.Fprint(tty, renderItem(item, i, len(q.Questions)))
+		for {
+			fmt.Fprint(tty, "> ")
+			line, ok, err := src.readLine(ctx)
+			if err != nil {
+				return tools.Answer{}, err
+			}
+			if !ok {
+				fmt.Fprintln(tty)
+				return tools.Answer{Status: tools.StatusCancelled, Via: "terminal"}, nil
+			}
+			if n, isPreview := previewRequest(line); isPreview {
+				fmt.Fprint(tty, renderPreview(item, n))
+				continue
+			}
+			if got, matched := tools.MatchItem(item, line); matched {
+				ans.Answers = append(ans.Answers, got)
+				break
+			}
+			if item.MultiSelect {
+				fmt.Fprintf(tty, "Please choose from 1-%d (several numbers allowed, like 1,3) or type your own answer (Ctrl-D to cancel).\n", len(item.Options))
+			} else {
+				fmt.Fprintf(tty, "Please choose one of 1-%d or type your own answer (Ctrl-D to cancel).\n", len(item.Options))
+			}
+		}
+	}
+	return ans, nil
+}
+
+// previewRequest reads "?N", the request to see option N's preview.
+func previewRequest(line string) (int, bool) {
+	s := strings.TrimSpace(line)
+	if !strings.HasPrefix(s, "?") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s[1:]))
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+// renderItem draws one question of seed 004's shape.
+func renderItem(item tools.QuestionItem, i, total int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n[%s] %s", item.Header, item.Question)
+	if total > 1 {
+		fmt.Fprintf(&b, " (%d/%d)", i+1, total)
+	}
+	b.WriteString("\n")
+	previews := false
+	for j, o := range item.Options {
+		fmt.Fprintf(&b, "  %d) %s", j+1, o.Label)
+		if o.Preview != "" {
+			fmt.Fprintf(&b, " [preview: ?%d]", j+1)
+			previews = true
+		}
+		fmt.Fprintf(&b, "\n     %s\n", o.Description)
+	}
+	if item.MultiSelect {
+		b.WriteString("  Pick one or more numbers (like 1,3)")
+	} else {
+		b.WriteString("  Pick a number")
+	}
+	b.WriteString(" or type your own answer")
+	if previews {
+		b.WriteString("; ?N shows option N's preview")
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// renderPreview shows option n's preview, or says why it cannot.
+func renderPreview(item tools.QuestionItem, n int) string {
+	if n < 1 || n > len(item.Options) {
+		return fmt.Sprintf("There is no option %d.\n", n)
+	}
+	o := item.Options[n-1]
+	if o.Preview == "" {
+		return fmt.Sprintf("Option %d has no preview.\n", n)
+	}
+	return fmt.Sprintf("--- %d) %s ---\n%s\n---\n", n, o.Label, o.Preview)
+}
+
+// itemAnswers reads an answers array (from a driver or --answer) against
+// q's questions: one entry per question, each a typed line or an object
+// {selected, custom?}. ok is false when it does not fit.
+func itemAnswers(q tools.Question, raws []json.RawMessage) ([]tools.ItemAnswer, bool) {
+	if len(raws) != len(q.Questions) {
+		return nil, false
+	}
+	out := make([]tools.ItemAnswer, len(raws))
+	for i, raw := range raws {
+		a, ok := tools.ItemAnswerFromJSON(q.Questions[i], raw)
+		if !ok {
+			return nil, false
+		}
+		out[i] = a
+	}
+	return out, true
 }

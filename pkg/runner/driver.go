@@ -18,6 +18,7 @@ import (
 // line on stdin from a driving program (SPEC §3).
 //
 //	{"type":"ask.answer","call_id":"…","answer":"…"}   (or "status":"cancelled")
+//	{"type":"ask.answer","call_id":"…","answers":[…]}  (seed 004's questions, one entry each)
 //	{"type":"confirm.result","call_id":"…","decision":"allow"|"deny"}
 //	{"type":"guidance","text":"…"}
 //	{"type":"cancel"}
@@ -41,16 +42,18 @@ type Driver struct {
 
 type driverAnswer struct {
 	answer    string
+	answers   []json.RawMessage
 	cancelled bool
 }
 
 type driverLine struct {
-	Type     string          `json:"type"`
-	CallID   string          `json:"call_id"`
-	Answer   json.RawMessage `json:"answer"`
-	Status   string          `json:"status"`
-	Decision string          `json:"decision"`
-	Text     string          `json:"text"`
+	Type     string            `json:"type"`
+	CallID   string            `json:"call_id"`
+	Answer   json.RawMessage   `json:"answer"`
+	Answers  []json.RawMessage `json:"answers"`
+	Status   string            `json:"status"`
+	Decision string            `json:"decision"`
+	Text     string            `json:"text"`
 }
 
 // NewDriver starts reading r. cancel is called on a {"type":"cancel"} line;
@@ -159,7 +162,9 @@ func (d *Driver) handle(in driverLine) {
 			return
 		}
 		a := driverAnswer{cancelled: in.Status == "cancelled"}
-		if !a.cancelled {
+		if !a.cancelled && in.Answers != nil {
+			a.answers = in.Answers
+		} else if !a.cancelled {
 			var s string
 			if err := json.Unmarshal(in.Answer, &s); err != nil {
 				d.warnf("bad_input", "ignored an ask.answer line whose answer is not a string")
@@ -299,6 +304,23 @@ func (a driverAsker) Ask(ctx context.Context, q tools.Question) (tools.Answer, e
 		return tools.Answer{}, err
 	}
 	if got.cancelled {
+		return tools.Answer{Status: "cancelled", Via: "driver"}, nil
+	}
+	if len(q.Questions) > 0 {
+		raws := got.answers
+		if raws == nil && len(q.Questions) == 1 {
+			// A one-question ask may be answered the seed 000 way.
+			raws = []json.RawMessage{json.RawMessage(strconvQuote(got.answer))}
+		}
+		answers, ok := itemAnswers(q, raws)
+		if !ok {
+			a.d.warnf("bad_input", fmt.Sprintf("the driver's answers do not fit the %d questions asked (one entry per question: a typed line, or {selected:[labels], custom?}); treated as cancelled", len(q.Questions)))
+			return tools.Answer{Status: "cancelled", Via: "driver"}, nil
+		}
+		return tools.Answer{Status: tools.StatusAnswered, Answers: answers, Via: "driver"}, nil
+	}
+	if got.answers != nil {
+		a.d.warnf("bad_input", "the driver sent answers for a single question; send answer instead; treated as cancelled")
 		return tools.Answer{Status: "cancelled", Via: "driver"}, nil
 	}
 	ans, ok := tools.MatchAnswer(q, got.answer)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/tools"
@@ -79,6 +80,18 @@ func (a *presetAsker) Ask(ctx context.Context, q tools.Question) (tools.Answer, 
 			return tools.Answer{Status: tools.StatusCancelled, Via: "none"}, nil
 		}
 		return a.next.Ask(ctx, q)
+	}
+	if len(q.Questions) > 0 {
+		// Several questions take a JSON array, as a driver sends them;
+		// a single one may also take a typed line.
+		var raws []json.RawMessage
+		if json.Unmarshal([]byte(a.text), &raws) != nil {
+			raws = []json.RawMessage{json.RawMessage(strconvQuote(a.text))}
+		}
+		if answers, ok := itemAnswers(q, raws); ok {
+			return tools.Answer{Status: tools.StatusAnswered, Answers: answers, Via: "flag"}, nil
+		}
+		return tools.Answer{Status: tools.StatusCancelled, Via: "flag"}, nil
 	}
 	ans, ok := tools.MatchAnswer(q, a.text)
 	if !ok {

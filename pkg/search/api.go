@@ -14,6 +14,9 @@ import (
 const (
 	TavilyBaseURL = "https://api.tavily.com"
 	BraveBaseURL  = "https://api.search.brave.com"
+	// DuckDuckGoBaseURL serves the HTML result page at /html/.
+	DuckDuckGoBaseURL = "https://html.duckduckgo.com"
+	BingBaseURL       = "https://api.bing.microsoft.com"
 )
 
 // DefaultTimeout bounds one request to a search API.
@@ -25,12 +28,12 @@ const DefaultTimeout = 20 * time.Second
 type API struct {
 	// Name is the user's name for this API (the config table's key).
 	Name string
-	// Engine is tavily, searxng or brave.
+	// Engine is tavily, searxng, brave, duckduckgo or bing.
 	Engine string
 	// BaseURL is required for SearXNG (the instance's root, e.g.
 	// http://127.0.0.1:8888); empty means the official URL for the others.
 	BaseURL string
-	// APIKey is required for Tavily and Brave.
+	// APIKey is required for Tavily, Brave and Bing; DuckDuckGo needs none.
 	APIKey string
 	// Language is SearXNG's language parameter (e.g. "en", "de-CH"); empty
 	// leaves the instance's default.
@@ -48,7 +51,7 @@ func (a API) Missing() []string {
 	switch a.Engine {
 	case "":
 		m = append(m, "engine")
-	case EngineTavily, EngineBrave:
+	case EngineTavily, EngineBrave, EngineBing:
 		if strings.TrimSpace(a.APIKey) == "" {
 			m = append(m, "api_key")
 		}
@@ -107,6 +110,11 @@ func New(api API, client *http.Client) (Engine, error) {
 		return &tavily{api: api, c: c}, nil
 	case EngineSearXNG:
 		return &searxng{api: api, c: c}, nil
+	case EngineDuckDuckGo:
+		c.userAgent = DuckDuckGoUserAgent
+		return &duckduckgo{api: api, c: c}, nil
+	case EngineBing:
+		return &bing{api: api, c: c}, nil
 	default:
 		return &brave{api: api, c: c}, nil
 	}

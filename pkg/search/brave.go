@@ -28,7 +28,9 @@ func (b *brave) Search(ctx context.Context, q Query) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	q, clamped := clampResults(q, EngineBrave, "Brave's web search")
 	path, params, warns := b.mapQuery(q)
+	warns = append(clamped, warns...)
 	req, err := http.NewRequest(http.MethodGet, endpoint(b.api.BaseURL, BraveBaseURL, path)+"?"+params.Encode(), nil)
 	if err != nil {
 		return nil, b.c.fail(CodeNotConfigured, 0, "base_url cannot be used for a request")

@@ -108,3 +108,32 @@ func FuzzQueryNormalized(f *testing.F) {
 func jsonString(q Query) string {
 	return strings.Join(append(append([]string{q.Text}, q.IncludeDomains...), q.ExcludeDomains...), "|")
 }
+
+func FuzzDecodeDuckDuckGo(f *testing.F) {
+	f.Add([]byte(`<div id="links"><div class="result results_links web-result"><h2><a class="result__a" href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.b%2Fc&amp;rut=x">T <b>x</b></a></h2><div class="result__extras__url"><a class="result__url">a.b</a><span>&nbsp; 2024-01-02T00:00:00.0000000</span></div><a class="result__snippet">S</a></div></div>`))
+	f.Add([]byte(`<div class="result result--ad"><a class="result__a" href="https://duckduckgo.com/y.js?ad=1">Ad</a></div>`))
+	f.Add([]byte(`<div class="no-results">No results.</div>`))
+	f.Add([]byte(`<div class="result"><a class="result__a" href="javascript:alert(1)">x</a></div><div class="result"><a class="result__a" href="%zz">y</a></div>`))
+	f.Add([]byte("<html><body>Welcome to nginx!</body></html>"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rs, _, err := decodeDuckDuckGo(body)
+		if err != nil {
+			return
+		}
+		checkResults(t, rs)
+	})
+}
+
+func FuzzDecodeBing(f *testing.F) {
+	f.Add([]byte(`{"_type":"SearchResponse","webPages":{"value":[{"name":"T","url":"https://a.b","snippet":"s","datePublished":"2024-01-02T00:00:00.0000000"}]}}`), false)
+	f.Add([]byte(`{"_type":"News","value":[{"name":"T","url":"https://a.b","description":"d","datePublished":"2024-01-02T00:00:00.0000000Z"}]}`), true)
+	f.Add([]byte(`{"_type":"SearchResponse"}`), false)
+	f.Add([]byte(`{"_type":"ErrorResponse","errors":[{"code":"InvalidRequest"}]}`), false)
+	f.Fuzz(func(t *testing.T, body []byte, news bool) {
+		rs, _, err := decodeBing(body, news)
+		if err != nil {
+			return
+		}
+		checkResults(t, rs)
+	})
+}

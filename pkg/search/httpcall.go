@@ -28,6 +28,9 @@ type caller struct {
 	api     string
 	key     string
 	timeout time.Duration
+	// userAgent names tavo to the API; "tavo" unless an engine asks for a
+	// more descriptive one.
+	userAgent string
 }
 
 func newCaller(api API, client *http.Client) *caller {
@@ -42,7 +45,7 @@ func newCaller(api API, client *http.Client) *caller {
 	if t == 0 {
 		t = DefaultTimeout
 	}
-	return &caller{client: &cp, engine: api.Engine, api: api.Name, key: api.APIKey, timeout: t}
+	return &caller{client: &cp, engine: api.Engine, api: api.Name, key: api.APIKey, timeout: t, userAgent: "tavo"}
 }
 
 // answer is a complete HTTP answer.
@@ -69,7 +72,7 @@ func (c *caller) do(ctx context.Context, req *http.Request) (*answer, error) {
 		body = b
 	}
 	header := req.Header.Clone()
-	header.Set("User-Agent", "tavo")
+	header.Set("User-Agent", c.userAgent)
 	var a *answer
 	var failure error
 	hc := &httpx.Client{HTTP: c.client}

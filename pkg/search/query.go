@@ -10,10 +10,12 @@ import (
 
 // Limits on a Query. MaxQueryRunes follows Tavily's advice and Brave's hard
 // limit of 400 characters; the domain counts are Tavily's documented maxima.
+// MaxResults is the most any engine is asked for (SPEC §16); an engine that
+// allows fewer clamps it (EngineMaxResults).
 const (
 	MaxQueryRunes      = 400
 	MinResults         = 1
-	MaxResults         = 20
+	MaxResults         = 30
 	DefaultMaxResults  = 5
 	MinChunksPerSource = 1
 	MaxChunksPerSource = 3

@@ -22,7 +22,7 @@ func TestValidateRanges(t *testing.T) {
 		{"query of 401 runes", func(q *Query) { q.Text = strings.Repeat("é", 401) }, "query"},
 		{"max_results 1", func(q *Query) { q.MaxResults = 1 }, ""},
 		{"max_results 20", func(q *Query) { q.MaxResults = 20 }, ""},
-		{"max_results 21", func(q *Query) { q.MaxResults = 21 }, "max_results"},
+		{"max_results 31", func(q *Query) { q.MaxResults = 31 }, "max_results"},
 		{"max_results -1", func(q *Query) { q.MaxResults = -1 }, "max_results"},
 		{"chunks 1", func(q *Query) { q.ChunksPerSource = 1 }, ""},
 		{"chunks 3", func(q *Query) { q.ChunksPerSource = 3 }, ""},

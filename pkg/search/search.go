@@ -1,6 +1,7 @@
-// Package search is tavo's web search engine: one Engine interface with three
+// Package search is tavo's web search engine: one Engine interface with five
 // implementations (Tavily, a self-hosted SearXNG instance, the Brave Search
-// API), option validation and mapping, result normalisation, a Runner that
+// API, DuckDuckGo's keyless HTML endpoint, the Bing Web Search API), option
+// validation and mapping, result normalisation, a Runner that
 // applies the configured default and explicit fallbacks, and an audit hook.
 //
 // The package knows nothing of models or commands: pkg/tools/websearch adapts
@@ -13,13 +14,29 @@ import "context"
 
 // Engine names, as written in the config's `engine` field.
 const (
-	EngineTavily  = "tavily"
-	EngineSearXNG = "searxng"
-	EngineBrave   = "brave"
+	EngineTavily     = "tavily"
+	EngineSearXNG    = "searxng"
+	EngineBrave      = "brave"
+	EngineDuckDuckGo = "duckduckgo"
+	EngineBing       = "bing"
 )
 
 // EngineNames lists the supported engine names.
-func EngineNames() []string { return []string{EngineTavily, EngineSearXNG, EngineBrave} }
+func EngineNames() []string {
+	return []string{EngineTavily, EngineSearXNG, EngineBrave, EngineDuckDuckGo, EngineBing}
+}
+
+// EngineMaxResults is the most results one search asks an engine for: its
+// documented maximum, capped by MaxResults. A larger max_results is lowered
+// to it with a WarnOptionClamped warning.
+func EngineMaxResults(engine string) int {
+	switch engine {
+	case EngineTavily, EngineBrave:
+		// Tavily's max_results and Brave's web count stop at 20.
+		return 20
+	}
+	return MaxResults
+}
 
 // Topics, time ranges and Tavily depths accepted by Query.
 const (
@@ -45,6 +62,9 @@ const (
 	// WarnOptionIgnored: an option has no effect with this engine or depth and
 	// was not sent.
 	WarnOptionIgnored = "option_ignored"
+	// WarnOptionClamped: an option was above what the engine allows and was
+	// lowered to its maximum (max_results 30 on Tavily runs as 20).
+	WarnOptionClamped = "option_clamped"
 	// WarnFiltered: results outside the domain filters were dropped locally.
 	WarnFiltered = "filtered"
 	// WarnMalformedResults: results without a usable http(s) URL were dropped.

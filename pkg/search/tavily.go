@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 )
 
@@ -39,6 +40,7 @@ func (t *tavily) Search(ctx context.Context, q Query) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	q, warns := clampResults(q, EngineTavily, "Tavily")
 	body := tavilyRequest{
 		Query:          q.Text,
 		SearchDepth:    q.Depth,
@@ -48,7 +50,6 @@ func (t *tavily) Search(ctx context.Context, q Query) (*Response, error) {
 		IncludeDomains: q.IncludeDomains,
 		ExcludeDomains: q.ExcludeDomains,
 	}
-	var warns []Warning
 	if q.ChunksPerSource > 0 {
 		if tavilyChunkDepths[q.Depth] {
 			body.ChunksPerSource = q.ChunksPerSource
@@ -96,6 +97,18 @@ func prepare(q Query) (Query, error) {
 		q.MaxResults = DefaultMaxResults
 	}
 	return q, nil
+}
+
+// clampResults lowers q.MaxResults to what engine allows and says so.
+func clampResults(q Query, engine, display string) (Query, []Warning) {
+	limit := EngineMaxResults(engine)
+	if q.MaxResults <= limit {
+		return q, nil
+	}
+	w := Warning{Code: WarnOptionClamped,
+		Message: fmt.Sprintf("max_results %d is more than %s allows; asked for %d", q.MaxResults, display, limit)}
+	q.MaxResults = limit
+	return q, []Warning{w}
 }
 
 var errUnreadable = errors.New("the answer is not the documented JSON; the API may have changed or the base_url is wrong")

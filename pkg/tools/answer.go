@@ -20,7 +20,9 @@ type AskAnswerEvent struct {
 	Status string `json:"status"`
 	Answer string `json:"answer,omitempty"`
 	Source string `json:"source,omitempty"`
-	Via    string `json:"via"`
+	// Answers answer seed 004's questions (SPEC §16), one for each.
+	Answers []ItemAnswer `json:"answers,omitempty"`
+	Via     string       `json:"via"`
 }
 
 // MatchAnswer maps what a person typed to an Answer for q, the way a prompt

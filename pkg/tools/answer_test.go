@@ -1,6 +1,9 @@
 package tools
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestMatchAnswer(t *testing.T) {
 	opts := []Option{{Value: "chat", Label: "This chat"}, {Value: "global", Label: "All chats"}, {Value: "3", Label: "Three"}}
@@ -55,7 +58,7 @@ func TestNormalizeAnswer(t *testing.T) {
 		{Answer{Status: "weird", Via: "terminal"}, Answer{Status: StatusCancelled, Via: "terminal"}},
 	}
 	for _, tt := range tests {
-		if got := NormalizeAnswer(q, tt.in); got != tt.want {
+		if got := NormalizeAnswer(q, tt.in); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("NormalizeAnswer(%+v) = %+v, want %+v", tt.in, got, tt.want)
 		}
 	}

@@ -143,12 +143,15 @@ var ErrInputRequired = errors.New("a person's answer was required and none could
 
 // Question is what tavo_ask_user asks.
 type Question struct {
-	CallID       string   `json:"call_id"`
-	Question     string   `json:"question"`
-	Options      []Option `json:"options,omitempty"`
-	AllowOther   bool     `json:"allow_other"`
-	DefaultValue string   `json:"default_value,omitempty"`
-	Placeholder  string   `json:"placeholder,omitempty"`
+	CallID   string `json:"call_id"`
+	Question string `json:"question,omitempty"`
+	// Questions is seed 004's shape (SPEC §16): 1–4 questions asked
+	// together. When it is set, Question and Options are empty.
+	Questions    []QuestionItem `json:"questions,omitempty"`
+	Options      []Option       `json:"options,omitempty"`
+	AllowOther   bool           `json:"allow_other"`
+	DefaultValue string         `json:"default_value,omitempty"`
+	Placeholder  string         `json:"placeholder,omitempty"`
 }
 
 // Option is one offered answer.
@@ -166,6 +169,8 @@ type Answer struct {
 	Answer string `json:"answer,omitempty"`
 	// Source is "option" or "custom" when answered.
 	Source string `json:"source,omitempty"`
+	// Answers answer a Question with Questions, one for each, in order.
+	Answers []ItemAnswer `json:"answers,omitempty"`
 	// Via says where the answer came from: "terminal", "stdin", "driver" or
 	// "none". It is reported in the ask.answer event, not to the model.
 	Via string `json:"via,omitempty"`

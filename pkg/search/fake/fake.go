@@ -1,4 +1,5 @@
-// Package fake serves imitations of the Tavily, SearXNG and Brave Search APIs
+// Package fake serves imitations of the Tavily, SearXNG, Brave Search and Bing
+// Web Search APIs and of DuckDuckGo's HTML result page
 // on 127.0.0.1 for tests. Each fake checks every request against its API's
 // documented contract — method, path, authentication header, body or query
 // fields and their ranges — and answers a wrong one the way the real API

@@ -30,7 +30,10 @@ const description = "Ask the person who runs you a question and wait for the rep
 	"answer would materially change the result; do this instead of guessing or asking in your reply text. " +
 	"Offer a few concise options when they fit; free-text answers stay allowed unless allowOther is false. " +
 	"Do not interrupt for minor details you can safely infer. Returns " +
-	`{"status":"answered","answer":…,"source":"option"|"custom"} or {"status":"cancelled"}.`
+	`{"status":"answered","answer":…,"source":"option"|"custom"} or {"status":"cancelled"}. ` +
+	"To ask several related questions at once, pass questions (1-4, each with a header and 2-4 options; " +
+	"do not add an Other option, free text is always allowed) instead of question; that returns " +
+	`{"status":"answered","answers":[{question, header, selected:[labels], custom?}],"text":…}.`
 
 const schema = `{
   "type": "object",
@@ -58,9 +61,39 @@ const schema = `{
     },
     "allowOther": {"type": "boolean", "default": true, "description": "Allow a free-text answer besides the options (default true); false requires options."},
     "defaultValue": {"type": "string", "description": "Answer taken when the person just confirms; must be one of the option values when options are given."},
-    "placeholder": {"type": "string", "description": "Hint shown where free text is typed."}
+    "placeholder": {"type": "string", "description": "Hint shown where free text is typed."},
+    "questions": {
+      "type": "array",
+      "minItems": 1,
+      "maxItems": 4,
+      "description": "Instead of question: 1-4 questions asked together, each with 2-4 options; the person may always answer in their own words (Other).",
+      "items": {
+        "type": "object",
+        "properties": {
+          "question": {"type": "string", "minLength": 1, "description": "The complete question, ending with a question mark."},
+          "header": {"type": "string", "minLength": 1, "maxLength": 12, "description": "A very short tag shown before the question, at most 12 characters (e.g. \"Auth method\")."},
+          "options": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 4,
+            "items": {
+              "type": "object",
+              "properties": {
+                "label": {"type": "string", "minLength": 1, "description": "The choice, 1-5 words."},
+                "description": {"type": "string", "minLength": 1, "description": "What choosing it means."},
+                "preview": {"type": "string", "description": "Optional longer content (code, a mock-up) the person can look at before choosing."}
+              },
+              "required": ["label", "description"],
+              "additionalProperties": false
+            }
+          },
+          "multiSelect": {"type": "boolean", "default": false, "description": "Allow choosing several options."}
+        },
+        "required": ["question", "header", "options"],
+        "additionalProperties": false
+      }
+    }
   },
-  "required": ["question"],
   "additionalProperties": false
 }`
 
@@ -81,6 +114,10 @@ type modelAnswer struct {
 	Status string  `json:"status"`
 	Answer *string `json:"answer,omitempty"`
 	Source string  `json:"source,omitempty"`
+	// Answers and Text answer seed 004's questions (SPEC §16): the
+	// structured answers and their rendering as one sentence.
+	Answers []tools.ItemAnswer `json:"answers,omitempty"`
+	Text    string             `json:"text,omitempty"`
 }
 
 // Run asks the question. Time spent waiting for the person does not count
@@ -103,13 +140,20 @@ func (askUser) Run(ctx context.Context, call *tools.Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		ans = tools.NormalizeAnswer(q, a)
+		if len(q.Questions) > 0 {
+			ans = tools.NormalizeItemAnswers(q, a)
+		} else {
+			ans = tools.NormalizeAnswer(q, a)
+		}
 	}
 	env.EmitEvent(EventAnswer, tools.AskAnswerEvent{
-		CallID: call.ID, Status: ans.Status, Answer: ans.Answer, Source: ans.Source, Via: ans.Via,
+		CallID: call.ID, Status: ans.Status, Answer: ans.Answer, Source: ans.Source, Answers: ans.Answers, Via: ans.Via,
 	})
 	if ans.Status != tools.StatusAnswered {
 		return modelAnswer{Status: tools.StatusCancelled}, nil
+	}
+	if len(q.Questions) > 0 {
+		return modelAnswer{Status: ans.Status, Answers: ans.Answers, Text: tools.AnswersText(ans.Answers)}, nil
 	}
 	return modelAnswer{Status: ans.Status, Answer: &ans.Answer, Source: ans.Source}, nil
 }
@@ -121,6 +165,15 @@ type rawArgs struct {
 	AllowOther   *bool             `json:"allowOther"`
 	DefaultValue string            `json:"defaultValue"`
 	Placeholder  string            `json:"placeholder"`
+	Questions    []rawItem         `json:"questions"`
+}
+
+// rawItem is one question of seed 004's shape.
+type rawItem struct {
+	Question    string             `json:"question"`
+	Header      string             `json:"header"`
+	Options     []tools.ItemOption `json:"options"`
+	MultiSelect bool               `json:"multiSelect"`
 }
 
 // rawOption is an option written as an object.
@@ -142,10 +195,22 @@ func ParseQuestion(args json.RawMessage) (tools.Question, *tools.Error) {
 	if err := json.Unmarshal(args, &ra); err != nil {
 		return tools.Question{}, tools.Errorf(tools.CodeInvalidArguments, "arguments are not valid JSON")
 	}
+	if ra.Questions != nil {
+		if present := seed000Field(args); present != "" {
+			e := tools.InvalidArgument(present, "absent when questions is given", "present")
+			e.Message = "argument " + present + " cannot be combined with questions: pass either question or questions."
+			return tools.Question{}, e
+		}
+		items, terr := parseItems(ra.Questions)
+		return tools.Question{Questions: items, AllowOther: true}, terr
+	}
 	q := tools.Question{
 		Question:    strings.TrimSpace(ra.Question),
 		AllowOther:  ra.AllowOther == nil || *ra.AllowOther,
 		Placeholder: strings.TrimSpace(ra.Placeholder),
+	}
+	if ra.Question == "" && !hasKey(args, "question") {
+		return q, tools.InvalidArgument("question", "string", "missing")
 	}
 	if q.Question == "" {
 		return q, tools.InvalidArgument("question", "non-empty string", "string")
@@ -213,4 +278,88 @@ func ParseQuestion(args json.RawMessage) (tools.Question, *tools.Error) {
 		}
 	}
 	return q, nil
+}
+
+// maxLabelWords is the most words an option label of seed 004's shape may
+// have (SPEC §16: labels are 1–5 words).
+const maxLabelWords = 5
+
+// parseItems applies the checks of seed 004's shape that the schema cannot
+// express, each naming its path: blank texts, a question that does not end
+// with "?", a label of more than five words or called "Other" (that
+// choice is always offered), a label repeated within a question, and a
+// question asked twice.
+func parseItems(raw []rawItem) ([]tools.QuestionItem, *tools.Error) {
+	items := make([]tools.QuestionItem, 0, len(raw))
+	asked := map[string]int{}
+	for i, r := range raw {
+		it := tools.QuestionItem{
+			Question: strings.TrimSpace(r.Question), Header: strings.TrimSpace(r.Header), MultiSelect: r.MultiSelect,
+		}
+		qPath := tools.JoinPath("questions", i, "question")
+		switch {
+		case it.Question == "":
+			return nil, tools.InvalidArgument(qPath, "non-empty string", "string")
+		case !strings.HasSuffix(it.Question, "?"):
+			return nil, tools.InvalidArgument(qPath, "a question ending with ?", "string")
+		}
+		if first, dup := asked[strings.ToLower(it.Question)]; dup {
+			e := tools.InvalidArgument(qPath, "a question no other item asks", "string")
+			e.Message = "argument " + qPath + " repeats " + tools.JoinPath("questions", first, "question") + "."
+			return nil, e
+		}
+		asked[strings.ToLower(it.Question)] = i
+		if it.Header == "" {
+			return nil, tools.InvalidArgument(tools.JoinPath("questions", i, "header"), "non-empty string", "string")
+		}
+		labels := map[string]int{}
+		for j, o := range r.Options {
+			o = tools.ItemOption{Label: strings.TrimSpace(o.Label), Description: strings.TrimSpace(o.Description), Preview: strings.TrimRight(o.Preview, " \t\r\n")}
+			lPath := tools.JoinPath("questions", i, "options", j, "label")
+			switch words := len(strings.Fields(o.Label)); {
+			case words == 0:
+				return nil, tools.InvalidArgument(lPath, "non-empty string", "string")
+			case words > maxLabelWords:
+				return nil, tools.InvalidArgument(lPath, "a label of 1-5 words", "string")
+			case strings.EqualFold(o.Label, "Other"):
+				e := tools.InvalidArgument(lPath, "a label other than Other", "string")
+				e.Message = "argument " + lPath + ` is "Other": free text is always offered, so leave that option out.`
+				return nil, e
+			}
+			if first, dup := labels[strings.ToLower(o.Label)]; dup {
+				e := tools.InvalidArgument(lPath, "a label no other option has", "string")
+				e.Message = "argument " + lPath + " repeats " + tools.JoinPath("questions", i, "options", first, "label") +
+					" (labels are compared trimmed and ignoring case)."
+				return nil, e
+			}
+			labels[strings.ToLower(o.Label)] = j
+			if o.Description == "" {
+				return nil, tools.InvalidArgument(tools.JoinPath("questions", i, "options", j, "description"), "non-empty string", "string")
+			}
+			it.Options = append(it.Options, o)
+		}
+		items = append(items, it)
+	}
+	return items, nil
+}
+
+// seed000Field returns the first of seed 000's top-level fields present in
+// args, or "".
+func seed000Field(args json.RawMessage) string {
+	for _, k := range []string{"question", "options", "allowOther", "defaultValue", "placeholder"} {
+		if hasKey(args, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// hasKey reports whether the JSON object args has the key k.
+func hasKey(args json.RawMessage, k string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return false
+	}
+	_, ok := m[k]
+	return ok
 }

@@ -123,7 +123,7 @@ func TestAnswerFlow(t *testing.T) {
 		t.Fatalf("question event %+v", rec.events[0])
 	}
 	wantA := tools.AskAnswerEvent{CallID: "call_7", Status: "answered", Answer: "global", Source: "option", Via: "terminal"}
-	if rec.events[1] != wantA {
+	if !reflect.DeepEqual(rec.events[1], wantA) {
 		t.Fatalf("answer event %+v", rec.events[1])
 	}
 	b, _ := json.Marshal(rec.events[0])
@@ -162,7 +162,7 @@ func TestNoAsker(t *testing.T) {
 	if out.Envelope != `{"ok":true,"result":{"status":"cancelled"}}` {
 		t.Fatalf("envelope %s", out.Envelope)
 	}
-	if len(rec.events) != 2 || rec.events[1] != (tools.AskAnswerEvent{CallID: "call_7", Status: "cancelled", Via: "none"}) {
+	if len(rec.events) != 2 || !reflect.DeepEqual(rec.events[1], tools.AskAnswerEvent{CallID: "call_7", Status: "cancelled", Via: "none"}) {
 		t.Fatalf("events %+v", rec.events)
 	}
 }

@@ -31,7 +31,7 @@ type webSearch struct{ s Searcher }
 const description = "Search the web for current sources and get short summaries: title, URL and snippet, " +
 	"plus a relevance score or publication date when the search API gives one. It returns summaries only; " +
 	"to read a page in full, call tavo_web_fetch with its URL. Write a focused query of at most 400 characters. " +
-	"Optional filters: max_results (1-20), topic (general, news or finance), time_range (day, week, month or year), " +
+	"Optional filters: max_results (1-30; Tavily and Brave return at most 20), topic (general, news or finance), time_range (day, week, month or year), " +
 	"include_domains to search only those sites, exclude_domains to leave sites out. " +
 	`Returns {"results":[{title,url,snippet,score?,published_date?}],"warnings":[{code,message}]}; ` +
 	"warnings say when the configured search API could only approximate or had to ignore a filter."
@@ -41,7 +41,7 @@ const Schema = `{
   "type": "object",
   "properties": {
     "query": {"type": "string", "minLength": 1, "maxLength": 400, "pattern": "\\S", "description": "What to search for, as search words rather than a long prompt."},
-    "max_results": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many results to return (1-20); the configured default when omitted."},
+    "max_results": {"type": "integer", "minimum": 1, "maximum": 30, "description": "How many results to return (1-30; Tavily and Brave return at most 20); the configured default when omitted."},
     "topic": {"type": "string", "enum": ["general", "news", "finance"], "description": "news for current events, finance for markets and companies, general otherwise."},
     "time_range": {"type": "string", "enum": ["day", "week", "month", "year"], "description": "Only sources published or updated within this period."},
     "include_domains": {"type": "array", "maxItems": 300, "items": {"type": "string", "minLength": 1}, "description": "Search only these sites, e.g. [\"go.dev\"]; subdomains included."},
@@ -97,8 +97,8 @@ func (w webSearch) Run(ctx context.Context, call *tools.Call) (any, error) {
 	}
 	if a.MaxResults != nil {
 		if *a.MaxResults == 0 {
-			return nil, invalid(&search.ValidationError{Path: "max_results", Expected: "an integer from 1 to 20", Actual: "integer",
-				Message: "0 is out of range; use 1 to 20"})
+			return nil, invalid(&search.ValidationError{Path: "max_results", Expected: "an integer from 1 to 30", Actual: "integer",
+				Message: "0 is out of range; use 1 to 30"})
 		}
 		q.MaxResults = *a.MaxResults
 	}

@@ -60,7 +60,7 @@ func TestSchemaIsStrict(t *testing.T) {
 		{`{"query":"go","depth":"advanced"}`, false},
 		{`{"query":"go","chunks_per_source":2}`, false},
 		{`{"query":"go","max_results":0}`, false},
-		{`{"query":"go","max_results":21}`, false},
+		{`{"query":"go","max_results":31}`, false},
 		{`{"query":"go","max_results":2.5}`, false},
 		{`{"query":"go","max_results":"5"}`, false},
 		{`{"query":"go","topic":"sports"}`, false},
@@ -166,7 +166,7 @@ func TestRunErrors(t *testing.T) {
 		{"bad domain", "tavily", nil, `{"query":"go","include_domains":["not a domain"]}`, tools.CodeInvalidArguments,
 			map[string]any{"path": "include_domains[0]", "expected": `a domain name such as "example.com"`, "actualType": "string"}},
 		{"max_results 0", "tavily", nil, `{"query":"go","max_results":0}`, tools.CodeInvalidArguments,
-			map[string]any{"path": "max_results", "expected": "an integer from 1 to 20", "actualType": "integer"}},
+			map[string]any{"path": "max_results", "expected": "an integer from 1 to 30", "actualType": "integer"}},
 		{"unknown field", "tavily", nil, `{"query":"go","depth":"advanced"}`, tools.CodeInvalidArguments, nil},
 	}
 	for _, tt := range tests {
