@@ -467,3 +467,10 @@ func (s *Store) putEnabled(ctx context.Context, tx *sql.Tx, enabled bool) error 
 		memoryKey, string(b), toNS(s.now()))
 	return err
 }
+
+// ValidMemoryID reports whether id has the form of a memory item id ("m12"),
+// so a caller can refuse a malformed one before it opens the store.
+func ValidMemoryID(id string) bool {
+	_, err := parseMemoryID(id)
+	return err == nil
+}
