@@ -103,6 +103,7 @@ func (p *Profile) Validate() error {
 		v int
 	}{
 		{ContextWindowRange, p.ContextWindow},
+		{FetchContextWindowRange, p.FetchContextWindow},
 		{MaxOutputTokensRange, p.MaxOutputTokens},
 		{MaxRoundsRange, p.MaxRounds},
 		{MaxToolCallsRange, p.MaxToolCalls},

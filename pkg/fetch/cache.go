@@ -47,19 +47,35 @@ type Cache struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
-	mu sync.Mutex // orders this process's sweeps
+	mu    sync.Mutex // orders this process's sweeps
+	ready bool       // dir exists and is private; guarded by mu
 }
 
-// OpenCache opens (creating when needed) a cache in dir, for example
-// <data-dir>/cache/pages.
+// OpenCache returns the cache in dir, for example <data-dir>/cache/pages.
+// Nothing is touched on disk until the first Put creates the directory, so
+// a run that never fetches costs nothing.
 func OpenCache(dir string) (*Cache, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, storeError("create the page cache directory", err)
-	}
-	if err := os.Chmod(dir, 0o700); err != nil {
-		return nil, storeError("make the page cache directory private", err)
+	if dir == "" {
+		return nil, storeError("open the page cache", os.ErrInvalid)
 	}
 	return &Cache{dir: dir}, nil
+}
+
+// prepare creates the directory, private, once per Cache; mu is held.
+func (c *Cache) prepare() error {
+	if c.ready {
+		return nil
+	}
+	if err := os.MkdirAll(c.dir, 0o700); err != nil {
+		return storeError("create the page cache directory", err)
+	}
+	// MkdirAll leaves an existing directory as it was; the cache holds
+	// fetched pages, so it must be the user's alone.
+	if err := os.Chmod(c.dir, 0o700); err != nil {
+		return storeError("make the page cache directory private", err)
+	}
+	c.ready = true
+	return nil
 }
 
 func (c *Cache) now() time.Time {
@@ -138,6 +154,9 @@ func (c *Cache) Put(req Request, doc *Document) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.prepare(); err != nil {
+		return err
+	}
 	c.sweep(int64(len(data)))
 	tmp, err := os.CreateTemp(c.dir, ".tmp-*")
 	if err != nil {
