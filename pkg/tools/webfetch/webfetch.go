@@ -168,7 +168,6 @@ func (w webFetch) Run(ctx context.Context, call *tools.Call) (any, error) {
 // profile names no fetch_model.
 const WarnFetchModelMissing = "fetch_model_not_configured"
 
-
 // fitsBudget reports whether a page, as the envelope will encode it, fits
 // in one result.
 func fitsBudget(r *fetch.Result) bool {
