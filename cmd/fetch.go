@@ -24,6 +24,9 @@ type FetchOptions struct {
 	// AuditHeaders is redacted (the default) or full: whether the audit log
 	// keeps credential header values.
 	AuditHeaders string
+	// NoCache downloads the page even when the page cache holds a fresh
+	// copy (and does not store the result).
+	NoCache bool
 }
 
 // NewCmdFetch builds `tavo fetch`; runF, when not nil, runs instead of
@@ -43,7 +46,13 @@ as a hint on stderr); --cursor C prints the next page from the snapshot kept on
 disk for 30 minutes, without downloading again. -o json prints
 {url, final_url, status, mime, title, markdown, next_cursor, truncated, warnings}.
 
-Each fetch is recorded in the audit log (tavo logs list) with the URL and the
+A fetched page is cached for 30 minutes in the data directory (private files),
+keyed by the URL, --extract and every header's name and value, so the same
+request again, by a person or a model, is answered without downloading;
+--no-cache always downloads (and caches nothing). URLs longer than 2,000
+characters are refused (exit 2).
+
+Each download is recorded in the audit log (tavo logs list) with the URL and the
 header names; the values of credential headers (Authorization,
 Proxy-Authorization, Cookie, X-Api-Key and any name containing token, key or
 secret) are kept as [redacted] unless --audit-headers full is given.
@@ -71,6 +80,7 @@ a usage error.`,
 	fl.BoolVar(&o.Paged, "paged", false, "print only the first page, with its next_cursor")
 	fl.StringVar(&o.Extract, "extract", "auto", "auto|main|full: main keeps the main content, full the whole page")
 	fl.StringVar(&o.AuditHeaders, "audit-headers", "redacted", "redacted|full: full keeps credential header values in the audit log")
+	fl.BoolVar(&o.NoCache, "no-cache", false, "download even when a fresh copy is cached, and cache nothing")
 	_ = c.RegisterFlagCompletionFunc("extract", completeExtract)
 	return c
 }
@@ -112,7 +122,7 @@ func fetchRun(o *FetchOptions) error {
 			res, err = pager.Next(ctx, o.Cursor)
 		} else {
 			var doc *fetch.Document
-			if doc, err = fetchDocument(ctx, f, fetch.Request{URL: o.URL, Headers: headers, Extract: mode}, auditMode); err == nil {
+			if doc, err = fetchDocument(ctx, f, fetch.Request{URL: o.URL, Headers: headers, Extract: mode}, auditMode, o.NoCache); err == nil {
 				res, err = pager.First(ctx, doc)
 			}
 		}
@@ -120,7 +130,7 @@ func fetchRun(o *FetchOptions) error {
 			return fetchError(err)
 		}
 	} else {
-		doc, err := fetchDocument(ctx, f, fetch.Request{URL: o.URL, Headers: headers, Extract: mode}, auditMode)
+		doc, err := fetchDocument(ctx, f, fetch.Request{URL: o.URL, Headers: headers, Extract: mode}, auditMode, o.NoCache)
 		if err != nil {
 			return fetchError(err)
 		}
@@ -146,13 +156,27 @@ func fetchRun(o *FetchOptions) error {
 }
 
 // fetchDocument downloads and converts one page, with a spinner on a
-// terminal.
-func fetchDocument(ctx context.Context, f *Factory, req fetch.Request, audit fetch.AuditHeaders) (*fetch.Document, error) {
+// terminal, or takes it from the page cache unless noCache.
+func fetchDocument(ctx context.Context, f *Factory, req fetch.Request, audit fetch.AuditHeaders, noCache bool) (*fetch.Document, error) {
 	stopSpinner := f.IO.StartSpinner("fetching")
 	defer stopSpinner()
 	eng := fetchEngine(f)
 	eng.AuditHeaders = audit
-	return eng.Fetch(ctx, req)
+	cf := fetch.CachedFetcher{Fetcher: eng}
+	if !noCache {
+		cf.Cache = pageCache(f)
+	}
+	return cf.Fetch(ctx, req)
+}
+
+// pageCache opens the data directory's page cache; nil (fetch without it)
+// when it cannot be opened: a cache is never a reason to fail.
+func pageCache(f *Factory) *fetch.Cache {
+	c, err := fetch.OpenCache(filepath.Join(f.DataDirectory(), "cache", "pages"))
+	if err != nil {
+		return nil
+	}
+	return c
 }
 
 // fetchError is exit 1 for a failed fetch, exit 2 for a malformed request.

@@ -20,7 +20,8 @@ func NewCmdMemory(f *Factory) *cobra.Command {
 		Short: "Show and edit long-term memory (what the model's memory tools see)",
 		Long: fmt.Sprintf(`Show and edit tavo's long-term memory: a list of notes kept across sessions,
 the same the model reads and writes with tavo_memory_current,
-tavo_memory_update and tavo_memory_append. While memory is enabled, the notes
+tavo_memory_update and tavo_memory_append, and note by note, by id, with
+tavo_memory_save, _edit, _delete, _list and _search. While memory is enabled, the notes
 are added to the system prompt of every run; disabled, they are kept but not
 injected, and the model's memory tools still work.
 
@@ -30,9 +31,12 @@ usage error such as a blank note or a limit exceeded.`, store.MaxMemoryItems, st
 		Example: `  tavo memory append 'Prefers answers in British English'
   grep -v '^#' notes.txt | tavo memory append
   tavo memory set --enable
-  tavo memory show -o json --jq '.memories[]'`,
+  tavo memory show -o json --jq '.memories[]'
+  tavo memory search staging
+  tavo memory rm m12`,
 	}
-	c.AddCommand(NewCmdMemoryShow(f, nil), NewCmdMemoryAppend(f, nil), NewCmdMemorySet(f, nil), NewCmdMemoryClear(f, nil))
+	c.AddCommand(NewCmdMemoryShow(f, nil), NewCmdMemoryAppend(f, nil), NewCmdMemorySet(f, nil), NewCmdMemoryClear(f, nil),
+		NewCmdMemoryLs(f, nil), NewCmdMemorySearch(f, nil), NewCmdMemoryRm(f, nil))
 	return c
 }
 

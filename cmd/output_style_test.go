@@ -170,6 +170,9 @@ func (e *styleEnv) jsonCases() map[string][]string {
 		"tavo logs list":           {},
 		"tavo memory append":       {"another note"},
 		"tavo memory clear":        {},
+		"tavo memory ls":           {},
+		"tavo memory rm":           {"NEWNOTE"},
+		"tavo memory search":       {"note"},
 		"tavo memory set":          {"--enable", "one", "two"},
 		"tavo memory show":         {},
 		"tavo profile diagnose":    {},
@@ -255,6 +258,12 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 				e.must("read", e.web+"/page.html")
 				args = append([]string(nil), args...)
 				args[i] = strings.TrimSpace(e.must("artifacts", "ls", "--limit", "1", "-o", "ndjson", "--jq", ".id"))
+			}
+			if a == "NEWNOTE" {
+				// A memory note made for the command that removes it.
+				e.must("memory", "append", "doomed")
+				args = append([]string(nil), args...)
+				args[i] = strings.TrimSpace(e.must("memory", "ls", "-o", "json", "--jq", ".items[-1].id"))
 			}
 		}
 		if why, raw := rawOutput[path]; raw {

@@ -105,6 +105,7 @@ func toolDeps(f *Factory, cfg *config.Config) (builtin.Deps, error) {
 	})
 	log := f.auditLog()
 	d.Fetch = fetchEngineWith(log)
+	d.FetchCache = pageCache(f)
 	d.Files = files.Open(f.DataDirectory())
 	d.State = log.open
 	d.Resources = newCentre(d, "")

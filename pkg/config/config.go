@@ -61,6 +61,13 @@ type Profile struct {
 	ContextWindow int `toml:"context_window,omitempty"`
 	// MaxOutputTokens caps each answer.
 	MaxOutputTokens int `toml:"max_output_tokens,omitempty"`
+	// FetchModel is the model, on this profile's API, that answers
+	// tavo_web_fetch's prompt from a long page (SPEC §16); empty returns
+	// the page instead, with a warning.
+	FetchModel string `toml:"fetch_model,omitempty"`
+	// FetchContextWindow is FetchModel's context size in tokens; a page
+	// that does not fit is read part by part (0: 32,000 assumed).
+	FetchContextWindow int `toml:"fetch_context_window,omitempty"`
 	// Tools turns tool use on for runs with this profile (default DefaultTools).
 	Tools *bool `toml:"tools,omitempty"`
 	// DynamicTools loads tools on demand through tool search (default DefaultDynamicTools).

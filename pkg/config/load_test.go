@@ -41,6 +41,8 @@ api_key_env = "WORK_KEY"
 headers = { "X-Team" = "a" }
 context_window = 128000
 max_output_tokens = 4096
+fetch_model = "gpt-4o-mini"
+fetch_context_window = 64000
 tools = true
 dynamic_tools = false
 max_rounds = 8
@@ -98,6 +100,9 @@ func TestLoadSaveRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := c.Profiles["work"]
+	if w.FetchModel != "gpt-4o-mini" || w.FetchContextWindow != 64000 {
+		t.Fatalf("fetch model: %+v", *w)
+	}
 	if w.Model != "gpt-4o" || !*w.Tools || *w.DynamicTools || w.MaxRounds != 8 || w.Prices.CachedInputPerMTok != 1.25 {
 		t.Fatalf("work profile decoded wrongly: %+v", *w)
 	}
@@ -201,6 +206,7 @@ func TestLoadErrors(t *testing.T) {
 		{"duration", "[profiles.w]\ntool_timeout = \"5\"\n", []string{"tool_timeout", "not a duration"}},
 		{"negative duration", "[profiles.w]\ntimeout = \"-1s\"\n", []string{"timeout must be 0 (no limit) or 1ms-720h, got -1s"}},
 		{"rounds", "[profiles.w]\nmax_rounds = -1\n", []string{"max_rounds must be 1-1000, got -1"}},
+		{"fetch window", "[profiles.w]\nfetch_context_window = 100\n", []string{"fetch_context_window must be"}},
 		{"output vs window", "[profiles.w]\ncontext_window = 100\nmax_output_tokens = 100\n", []string{"smaller than context_window"}},
 		{"base url", "[profiles.w]\nbase_url = \"localhost:11434\"\n", []string{"base_url", "http"}},
 		{"header", "[profiles.w]\nheaders = { \"bad header\" = \"v\" }\n", []string{"not a valid HTTP header name"}},

@@ -36,6 +36,9 @@ var (
 	MaxOutputTokensRange = Range[int]{Flag: "--max-output-tokens", Key: "max_output_tokens", Min: 1, Max: 10_000_000, Zero: "the provider's default"}
 	// ContextWindowRange bounds --context-window (profile set) and context_window.
 	ContextWindowRange = Range[int]{Flag: "--context-window", Key: "context_window", Min: 1, Max: 100_000_000, Zero: "unknown"}
+	// FetchContextWindowRange bounds fetch_context_window: at least room for
+	// one part of a page beside the question and the answer.
+	FetchContextWindowRange = Range[int]{Key: "fetch_context_window", Min: 4_000, Max: 100_000_000, Zero: "32000 assumed"}
 	// ToolTimeoutRange bounds --tool-timeout and tool_timeout (also the
 	// timeout of a command tool and of `tavo tools call --timeout`).
 	ToolTimeoutRange = Range[time.Duration]{Flag: "--tool-timeout", Key: "tool_timeout", Min: time.Millisecond, Max: 24 * time.Hour}

@@ -104,6 +104,7 @@ func (p *Profile) Validate() error {
 		v int
 	}{
 		{ContextWindowRange, p.ContextWindow},
+		{FetchContextWindowRange, p.FetchContextWindow},
 		{MaxOutputTokensRange, p.MaxOutputTokens},
 		{MaxRoundsRange, p.MaxRounds},
 		{MaxToolCallsRange, p.MaxToolCalls},

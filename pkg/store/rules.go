@@ -113,13 +113,19 @@ func CleanMemoryItems(items []string) ([]string, error) {
 // CheckMemorySize checks the notes a write would leave: at most
 // MaxMemoryItems of them and MaxMemoryBytes of text, else a *LimitError.
 func CheckMemorySize(items []string) error {
-	if len(items) > MaxMemoryItems {
-		return &LimitError{Limit: MaxMemoryItems, Actual: len(items), Unit: "items",
-			msg: fmt.Sprintf("memory would hold %d notes; it holds at most %d, so merge or remove some first", len(items), MaxMemoryItems)}
-	}
 	total := 0
 	for _, it := range items {
 		total += len(it)
+	}
+	return checkMemoryTotals(len(items), total)
+}
+
+// checkMemoryTotals is CheckMemorySize for a memory of count notes holding
+// total bytes of text: what a write of one item checks without the list.
+func checkMemoryTotals(count, total int) error {
+	if count > MaxMemoryItems {
+		return &LimitError{Limit: MaxMemoryItems, Actual: count, Unit: "items",
+			msg: fmt.Sprintf("memory would hold %d notes; it holds at most %d, so merge or remove some first", count, MaxMemoryItems)}
 	}
 	if total > MaxMemoryBytes {
 		return &LimitError{Limit: MaxMemoryBytes, Actual: total, Unit: "bytes",

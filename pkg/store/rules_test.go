@@ -101,14 +101,22 @@ func TestMemoryLimits(t *testing.T) {
 func TestMemoryOverLimitStillToggles(t *testing.T) {
 	s, _ := openTest(t)
 	over := Memory{Items: notes(MaxMemoryItems + 5)}
-	if err := s.write(ctxb(), "test", func(tx *sql.Tx) error { return s.putMemory(ctxb(), tx, over) }); err != nil {
+	err := s.write(ctxb(), "test", func(tx *sql.Tx) error {
+		for _, it := range over.Items {
+			if _, err := s.insertMemoryItem(ctxb(), tx, it); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	on := true
 	if m, err := s.SetMemory(ctxb(), MemoryUpdate{Enabled: &on}); err != nil || !m.Enabled || len(m.Items) != MaxMemoryItems+5 {
 		t.Fatalf("toggle: %d notes, %v", len(m.Items), err)
 	}
-	_, err := s.AppendMemory(ctxb(), []string{"x"})
+	_, err = s.AppendMemory(ctxb(), []string{"x"})
 	wantLimitError(t, err, MaxMemoryItems, MaxMemoryItems+6, "items", "memory would hold 206 notes")
 	few := []string{"a"}
 	if m, err := s.SetMemory(ctxb(), MemoryUpdate{Items: &few}); err != nil || len(m.Items) != 1 {

@@ -127,6 +127,40 @@ UPDATE audit SET data = json_set(json_remove(data, '$.duration'), '$.duration_ms
 `,
 	// 3: artifacts: see artifacts.go.
 	artifactsMigration,
+	// 4: memory items (SPEC §16). Each note becomes a row with an id; pos
+	// keeps the order seed 000's tools show (a list rewritten by
+	// tavo_memory_update is renumbered, ids kept for unchanged notes).
+	// memory_fts indexes the notes for ranked full-text search; triggers
+	// keep it in step. The notes in kv's "memory" document move here in
+	// their order; the document keeps only "enabled".
+	`
+CREATE TABLE memory_items (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	pos        INTEGER NOT NULL,
+	content    TEXT NOT NULL,
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+CREATE INDEX memory_items_by_pos ON memory_items (pos, id);
+CREATE VIRTUAL TABLE memory_fts USING fts5(content, content = 'memory_items', content_rowid = 'id',
+	tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER memory_items_insert AFTER INSERT ON memory_items BEGIN
+	INSERT INTO memory_fts (rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TRIGGER memory_items_delete AFTER DELETE ON memory_items BEGIN
+	INSERT INTO memory_fts (memory_fts, rowid, content) VALUES ('delete', old.id, old.content);
+END;
+CREATE TRIGGER memory_items_update AFTER UPDATE OF content ON memory_items BEGIN
+	INSERT INTO memory_fts (memory_fts, rowid, content) VALUES ('delete', old.id, old.content);
+	INSERT INTO memory_fts (rowid, content) VALUES (new.id, new.content);
+END;
+INSERT INTO memory_items (pos, content, created_at, updated_at)
+	SELECT CAST(j.key AS INTEGER) + 1, j.value, kv.updated_at, kv.updated_at
+	FROM kv, json_each(kv.value, '$.memories') AS j
+	WHERE kv.key = 'memory' AND j.type = 'text'
+	ORDER BY CAST(j.key AS INTEGER);
+UPDATE kv SET value = json_remove(value, '$.memories') WHERE key = 'memory';
+`,
 }
 
 // SchemaVersion is the schema version this build writes.

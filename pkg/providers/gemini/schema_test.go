@@ -137,7 +137,8 @@ func TestTranslateRealToolSchemas(t *testing.T) {
 		{"web search", json.RawMessage(websearch.Schema), ""},
 		{"web fetch: the free-form headers map is left out", json.RawMessage(webfetch.Schema),
 			`{"properties":{"cursor":{"description":"next_cursor from an earlier call, to read the next page; it wins over url.","minLength":"1","type":"STRING"},` +
-				`"url":{"description":"The http:// or https:// URL to read.","minLength":"1","type":"STRING"}},"type":"OBJECT"}`},
+				`"prompt":{"description":"A question about the page; a long page is then answered instead of returned.","maxLength":"4000","minLength":"1","type":"STRING"},` +
+				`"url":{"description":"The http:// or https:// URL to read (at most 2,000 characters).","maxLength":"2000","minLength":"1","type":"STRING"}},"type":"OBJECT"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := translate(t, string(tt.schema))

@@ -29,6 +29,11 @@ type Deps struct {
 	// Fetch runs tavo_web_fetch; nil leaves it out. Each catalog gets its own
 	// snapshot cache, so cursors live for the run.
 	Fetch *fetch.Engine
+	// FetchCache, when set, serves tavo_web_fetch's repeated requests for
+	// 30 minutes (SPEC §16).
+	FetchCache *fetch.Cache
+	// FetchOptions are tavo_web_fetch's prompt settings (the fetch model).
+	FetchOptions webfetch.Options
 	// Files backs the five tavo_file_* tools; nil leaves them out.
 	Files *files.Store
 	// Search runs tavo_web_search; nil when the default search API is missing
@@ -76,7 +81,7 @@ func builtins(d Deps) []tools.Tool {
 		ts = append(ts, read.New(d.Resources))
 	}
 	if d.Fetch != nil {
-		ts = append(ts, webfetch.New(d.Fetch, fetch.NewMemoryStore(0)))
+		ts = append(ts, webfetch.NewWith(fetch.CachedFetcher{Fetcher: d.Fetch, Cache: d.FetchCache}, fetch.NewMemoryStore(0), d.FetchOptions))
 	}
 	if d.Search != nil {
 		ts = append(ts, websearch.New(d.Search))

@@ -100,3 +100,61 @@ var todoWriteSchema = `{
   "required": ["todos"],
   "additionalProperties": false
 }`
+
+// memoryIDProp is the id argument of the item tools.
+const memoryIDProp = `"id": {"type": "string", "pattern": "^m[1-9][0-9]{0,17}$", "description": "The note's id, as tavo_memory_save, _list or _search gave it (like \"m12\")."}`
+
+// memoryLimitProp is the limit argument of tavo_memory_list and _search.
+var memoryLimitProp = `"limit": {"type": "integer", "minimum": 1, "maximum": ` + strconv.Itoa(store.MaxMemoryPage) + `, "description": "The most notes to return (default ` + strconv.Itoa(store.DefaultMemoryPage) + `)."}`
+
+// memorySaveSchema is the JSON Schema of tavo_memory_save's arguments.
+var memorySaveSchema = `{
+  "type": "object",
+  "properties": {
+    "content": ` + memoryItem + `
+  },
+  "required": ["content"],
+  "additionalProperties": false
+}`
+
+// memoryEditSchema is the JSON Schema of tavo_memory_edit's arguments.
+var memoryEditSchema = `{
+  "type": "object",
+  "properties": {
+    ` + memoryIDProp + `,
+    "content": ` + memoryItem + `
+  },
+  "required": ["id", "content"],
+  "additionalProperties": false
+}`
+
+// memoryDeleteSchema is the JSON Schema of tavo_memory_delete's arguments.
+const memoryDeleteSchema = `{
+  "type": "object",
+  "properties": {
+    ` + memoryIDProp + `
+  },
+  "required": ["id"],
+  "additionalProperties": false
+}`
+
+// memoryListSchema is the JSON Schema of tavo_memory_list's arguments.
+var memoryListSchema = `{
+  "type": "object",
+  "properties": {
+    ` + memoryLimitProp + `,
+    "cursor": {"type": "string", "minLength": 1, "description": "next_cursor of the previous page."}
+  },
+  "additionalProperties": false
+}`
+
+// memorySearchSchema is the JSON Schema of tavo_memory_search's arguments.
+var memorySearchSchema = `{
+  "type": "object",
+  "properties": {
+    "query": {"type": "string", "minLength": 1, "maxLength": 1000, "description": "Words to look for; notes matching more of them rank first."},
+    ` + memoryLimitProp + `
+  },
+  "required": ["query"],
+  "additionalProperties": false
+}`

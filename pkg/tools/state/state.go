@@ -1,6 +1,7 @@
 // Package state holds the tools that keep state between turns and runs in
 // tavo's store (SPEC §5): long-term memory (tavo_memory_current,
-// tavo_memory_update, tavo_memory_append), variables (tavo_var_get,
+// tavo_memory_update, tavo_memory_append, and seed 004's item tools
+// tavo_memory_save, _edit, _delete, _list and _search), variables (tavo_var_get,
 // tavo_var_set, tavo_var_delete, tavo_var_list) and the session's todo list
 // (tavo_todo_write). They are thin adapters: decode the arguments, call the
 // store, put the answer or the store's refusal in the envelope. The rules
@@ -22,6 +23,11 @@ const (
 	MemoryCurrentName = "tavo_memory_current"
 	MemoryUpdateName  = "tavo_memory_update"
 	MemoryAppendName  = "tavo_memory_append"
+	MemorySaveName    = "tavo_memory_save"
+	MemoryEditName    = "tavo_memory_edit"
+	MemoryDeleteName  = "tavo_memory_delete"
+	MemoryListName    = "tavo_memory_list"
+	MemorySearchName  = "tavo_memory_search"
 	VarGetName        = "tavo_var_get"
 	VarSetName        = "tavo_var_set"
 	VarDeleteName     = "tavo_var_delete"
@@ -34,13 +40,14 @@ const (
 // caches the store.
 type Opener func(ctx context.Context) (*store.Store, error)
 
-// All returns the eight state tools over the store open returns. None is
+// All returns the thirteen state tools over the store open returns. None is
 // resident (the model finds them through tavo_tool_search) and none asks
 // for confirmation.
 func All(open func(ctx context.Context) (*store.Store, error)) []tools.Tool {
 	o := Opener(open)
 	return []tools.Tool{
 		&memoryCurrent{open: o}, &memoryUpdate{open: o}, &memoryAppend{open: o},
+		&memorySave{open: o}, &memoryEdit{open: o}, &memoryDelete{open: o}, &memoryList{open: o}, &memorySearch{open: o},
 		&varGet{open: o}, &varSet{open: o}, &varDelete{open: o}, &varList{open: o},
 		&todoWrite{open: o},
 	}

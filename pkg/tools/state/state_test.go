@@ -12,6 +12,7 @@ import (
 
 func TestSpecs(t *testing.T) {
 	names := []string{MemoryCurrentName, MemoryUpdateName, MemoryAppendName,
+		MemorySaveName, MemoryEditName, MemoryDeleteName, MemoryListName, MemorySearchName,
 		VarGetName, VarSetName, VarDeleteName, VarListName, TodoWriteName}
 	all := All(failingOpener)
 	if len(all) != len(names) {
@@ -44,6 +45,8 @@ func TestToolSearchFindsThem(t *testing.T) {
 	}
 	for query, want := range map[string]string{
 		"remember facts long-term memory": MemoryAppendName,
+		"search memory notes":             MemorySearchName,
+		"delete a memory note":            MemoryDeleteName,
 		"save a variable":                 VarSetName,
 		"read variable value":             VarGetName,
 		"todo list plan progress":         TodoWriteName,

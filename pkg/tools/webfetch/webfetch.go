@@ -37,15 +37,35 @@ const budgetMargin = 1 << 10
 // cursor reads on without downloading again; give each run its own (nil
 // makes a fresh fetch.MemoryStore of 24 MiB).
 func New(f Fetcher, store fetch.Store) tools.Tool {
+	return NewWith(f, store, Options{})
+}
+
+// Options are what seed 004's form of the tool adds (SPEC §16).
+type Options struct {
+	// Extractor answers a prompt from a long page; nil returns the page as
+	// usual, with a fetch_model_not_configured warning.
+	Extractor *Extractor
+	// Threshold is fetch.extract_threshold: with a prompt, a page whose
+	// Markdown passes it goes to the Extractor. Zero means
+	// DefaultExtractThreshold.
+	Threshold int
+}
+
+// NewWith is New with Options.
+func NewWith(f Fetcher, store fetch.Store, o Options) tools.Tool {
 	if store == nil {
 		store = fetch.NewMemoryStore(0)
 	}
-	return webFetch{f: f, pager: fetch.Pager{Store: store, Fits: fitsBudget}}
+	if o.Threshold <= 0 {
+		o.Threshold = DefaultExtractThreshold
+	}
+	return webFetch{f: f, pager: fetch.Pager{Store: store, Fits: fitsBudget}, opts: o}
 }
 
 type webFetch struct {
 	f     Fetcher
 	pager fetch.Pager
+	opts  Options
 }
 
 const description = "Read one web page or HTTP(S) document (GET) and get it as Markdown: HTML, Markdown, plain text, " +
@@ -55,13 +75,17 @@ const description = "Read one web page or HTTP(S) document (GET) and get it as M
 	"pages of about 24 KiB: when next_cursor is set, call again with only {\"cursor\": next_cursor} to read on; it " +
 	"reads the same snapshot without downloading again, and an expired or invalid cursor fails rather than " +
 	"refetching. Returns {url, final_url, status, mime, title, markdown, next_cursor, truncated, warnings}; a " +
-	"javascript_required warning means the page needs a browser and the text may be empty."
+	"javascript_required warning means the page needs a browser and the text may be empty. With prompt (a question " +
+	"about the page), a long page is read for you and you get {url, title, answer, source_bytes, model} instead, the " +
+	"answer citing the parts of the page it used; a short page comes back whole as usual. Pages are cached for 30 " +
+	"minutes per URL and headers."
 
 // Schema is the JSON Schema of the arguments: {url, headers?} or {cursor}.
 const Schema = `{
   "type": "object",
   "properties": {
-    "url": {"type": "string", "minLength": 1, "description": "The http:// or https:// URL to read."},
+    "url": {"type": "string", "minLength": 1, "maxLength": 2000, "description": "The http:// or https:// URL to read (at most 2,000 characters)."},
+    "prompt": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "A question about the page; a long page is then answered instead of returned."},
     "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Request headers to send, name to value."},
     "cursor": {"type": "string", "minLength": 1, "description": "next_cursor from an earlier call, to read the next page; it wins over url."}
   },
@@ -83,6 +107,7 @@ func (webFetch) Spec() tools.Spec {
 
 type args struct {
 	URL     string            `json:"url"`
+	Prompt  string            `json:"prompt"`
 	Headers map[string]string `json:"headers"`
 	Cursor  string            `json:"cursor"`
 }
@@ -96,6 +121,10 @@ func (w webFetch) Run(ctx context.Context, call *tools.Call) (any, error) {
 		return nil, tools.Errorf(tools.CodeInvalidArguments, `the arguments must be {"url": …, "headers"?: {…}} or {"cursor": …}`)
 	}
 	if a.Cursor != "" {
+		if a.Prompt != "" {
+			return nil, &tools.Error{Code: tools.CodeInvalidArguments, Message: "prompt goes with url, not with cursor: a cursor reads on the page already returned",
+				Details: map[string]any{"path": "prompt"}}
+		}
 		r, err := w.pager.Next(ctx, a.Cursor)
 		if err != nil {
 			return nil, toolError(ctx, err)
@@ -106,16 +135,39 @@ func (w webFetch) Run(ctx context.Context, call *tools.Call) (any, error) {
 		return nil, &tools.Error{Code: tools.CodeInvalidArguments, Message: "give url to fetch a document, or cursor to read its next page",
 			Details: map[string]any{"path": "url", "expected": "a non-empty string", "actualType": "missing"}}
 	}
+	if err := fetch.CheckURLLength(a.URL); err != nil {
+		return nil, &tools.Error{Code: tools.CodeInvalidArguments, Message: err.(*fetch.Error).Message,
+			Details: map[string]any{"path": "url", "limit": fetch.MaxURLLength}}
+	}
 	doc, err := w.f.Fetch(ctx, fetch.Request{URL: a.URL, Headers: fetch.HeadersFromMap(a.Headers)})
 	if err != nil {
 		return nil, toolError(ctx, err)
+	}
+	long := a.Prompt != "" && len(doc.Markdown) > w.opts.Threshold
+	if long && w.opts.Extractor != nil {
+		ans, err := w.opts.Extractor.Ask(ctx, doc, a.Prompt)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, tools.Errorf(tools.CodeUpstreamError, "the fetch model could not answer from the page: "+err.Error())
+		}
+		return ans, nil
 	}
 	r, err := w.pager.First(ctx, doc)
 	if err != nil {
 		return nil, toolError(ctx, err)
 	}
+	if long {
+		r.Warnings = append(r.Warnings, fetch.Warning{Code: WarnFetchModelMissing,
+			Message: "the page is long, but no fetch_model is configured to answer the prompt from it, so the page is returned; read it page by page"})
+	}
 	return r, nil
 }
+
+// WarnFetchModelMissing is the warning of a prompt over a long page when the
+// profile names no fetch_model.
+const WarnFetchModelMissing = "fetch_model_not_configured"
 
 // fitsBudget reports whether a page, as the envelope will encode it, keeps
 // to the text budget of SPEC §11, so the one exit never archives a page the
