@@ -80,6 +80,7 @@ type profileView struct {
 	Stream           bool              `json:"stream"`
 	Params           map[string]any    `json:"params,omitempty"`
 	Prices           *config.Prices    `json:"prices,omitempty"`
+	Workspace        string            `json:"workspace,omitempty"`
 	Notes            []string          `json:"notes,omitempty"`
 }
 
@@ -111,6 +112,7 @@ func newProfileView(cfg *config.Config, r *config.Resolved) profileView {
 		Stream:           *p.Stream,
 		Params:           p.Params,
 		Prices:           p.Prices,
+		Workspace:        p.Workspace,
 		Notes:            r.Notes,
 	}
 	v.APIKey.NotNeeded = !v.APIKey.Set && r.KeyProblem == ""

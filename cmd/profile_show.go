@@ -129,6 +129,9 @@ func writeProfileText(ios *cli.IOStreams, v profileView) error {
 	if p := v.Prices; p != nil {
 		add("prices", fmt.Sprintf("input %g, output %g, cached input %g USD per million tokens", p.InputPerMTok, p.OutputPerMTok, p.CachedInputPerMTok))
 	}
+	if v.Workspace != "" {
+		add("workspace", v.Workspace)
+	}
 	for _, n := range v.Notes {
 		add("note", n)
 	}

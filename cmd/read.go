@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools/builtin"
@@ -51,6 +52,9 @@ type ReadOptions struct {
 	URL       string
 	Session   string
 	Workspace string
+	// Profile names the profile whose workspace key applies when
+	// --workspace is not given ("" is TAVO_PROFILE, else the default).
+	Profile string
 	// Page prints one page and the command for the next on stderr instead
 	// of the whole range.
 	Page bool
@@ -78,6 +82,10 @@ and, when more remains, the command for the next on stderr. -o json prints
 the one-page result object the model would get: {kind, text, source,
 continue?}, {kind:"meta", …} or {kind:"media", …}.
 
+workspace:// reads --workspace DIR, else the workspace key of the profile
+(-p/--profile, TAVO_PROFILE, else the default profile); with neither, every
+workspace read is refused.
+
 Without --session every session's artifacts are readable; with it, only that
 session's. Exit status: 0 on success, 1 when the resource is missing or may
 not be read (permission_denied), 2 on an invalid URL or selector, 4 when
@@ -95,7 +103,9 @@ not be read (permission_denied), 2 on an invalid URL or selector, 4 when
 	}
 	c.Flags().StringVar(&opts.Session, "session", "", "read as this session: its chat files and artifacts only")
 	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
-	c.Flags().StringVar(&opts.Workspace, "workspace", "", "the directory workspace:// reads (read-only)")
+	c.Flags().StringVar(&opts.Workspace, "workspace", "", "the directory workspace:// reads (read-only; default: the profile's workspace key)")
+	c.Flags().StringVarP(&opts.Profile, "profile", "p", "", "profile whose workspace key applies (env TAVO_PROFILE)")
+	_ = c.RegisterFlagCompletionFunc("profile", completeProfiles(f))
 	_ = c.MarkFlagDirname("workspace")
 	c.Flags().BoolVar(&opts.Page, "page", false, "print one budgeted page, not the whole range")
 	return c
@@ -119,11 +129,15 @@ func readRun(opts *ReadOptions) error {
 			return err
 		}
 	}
+	ws, err := readWorkspace(opts)
+	if err != nil {
+		return err
+	}
 	log := f.auditLog()
 	c, err := resources.NewStandard(resources.Engines{Store: log.open, Files: files.Open(f.DataDirectory()),
-		Fetch: fetchEngineWith(log), Workspace: opts.Workspace})
+		Fetch: fetchEngineWith(log), Workspace: ws})
 	if err != nil {
-		return usageError(fmt.Errorf("--workspace: %w", err))
+		return usageError(fmt.Errorf("workspace: %w", err))
 	}
 	scope := resources.Scope{Person: true, SessionID: opts.Session}
 	url := opts.URL
@@ -158,6 +172,24 @@ func readRun(opts *ReadOptions) error {
 			url = r.Continue
 		}
 	}
+}
+
+// readWorkspace is the directory workspace:// reads: --workspace, else the
+// chosen profile's workspace key. The config is loaded only when the flag
+// is absent.
+func readWorkspace(opts *ReadOptions) (string, error) {
+	if opts.Workspace != "" {
+		return config.RunWorkspace(opts.Workspace, config.Profile{}), nil
+	}
+	cfg, err := loadConfig(opts.Factory)
+	if err != nil {
+		return "", err
+	}
+	_, p, err := cfg.SelectedProfile(opts.Profile, opts.Factory.Getenv)
+	if err != nil {
+		return "", usageError(err)
+	}
+	return config.RunWorkspace("", p), nil
 }
 
 // printMeta prints metadata as "key: value" lines.
