@@ -81,6 +81,8 @@ type profileView struct {
 	Params           map[string]any    `json:"params,omitempty"`
 	Prices           *config.Prices    `json:"prices,omitempty"`
 	Workspace        string            `json:"workspace,omitempty"`
+	Vision           bool              `json:"vision,omitempty"`
+	VisionModel      string            `json:"vision_model,omitempty"`
 	Notes            []string          `json:"notes,omitempty"`
 }
 
@@ -113,6 +115,8 @@ func newProfileView(cfg *config.Config, r *config.Resolved) profileView {
 		Params:           p.Params,
 		Prices:           p.Prices,
 		Workspace:        p.Workspace,
+		Vision:           p.ShowsImages(),
+		VisionModel:      p.QuestionModel(),
 		Notes:            r.Notes,
 	}
 	v.APIKey.NotNeeded = !v.APIKey.Set && r.KeyProblem == ""

@@ -132,6 +132,12 @@ func writeProfileText(ios *cli.IOStreams, v profileView) error {
 	if v.Workspace != "" {
 		add("workspace", v.Workspace)
 	}
+	if v.Vision {
+		add("vision", "true")
+	}
+	if v.VisionModel != "" {
+		add("vision_model", v.VisionModel)
+	}
 	for _, n := range v.Notes {
 		add("note", n)
 	}

@@ -481,6 +481,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		Started: runner.StartInfo{BaseURL: res.BaseURL, System: system, AllowTools: eff.AllowTools,
 			Sources: session.Sources(res, set, fromSession, len(flagCfg.AllowTools) > 0)},
 	}
+	useVision(s, provider, res.Profile)
 	if pr := set.Prices; pr != nil {
 		s.opts.Prices = &runner.Prices{InputPerMTok: pr.InputPerMTok, OutputPerMTok: pr.OutputPerMTok, CachedInputPerMTok: pr.CachedInputPerMTok}
 	}

@@ -3,6 +3,7 @@ package resources
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/tavo-cli/tavo/pkg/store"
@@ -51,5 +52,37 @@ func TestAssetMetaReadsNoBytes(t *testing.T) {
 	// Another session's asset is not found, meta or not.
 	if _, err := c.Read(ctx, Request{URL: "asset://" + img.ID + "?view=meta", Scope: Scope{SessionID: "ses_2"}}); codeOf(err) != CodeResourceNotFound {
 		t.Fatalf("other session: %v", err)
+	}
+}
+
+func TestAttachmentLifetimes(t *testing.T) {
+	a := NewAttachments()
+	a.Add(Attachment{URL: "asset://once"}, LifetimeOnce)
+	a.Add(Attachment{URL: "asset://recent"}, LifetimeRecent)
+	a.Add(Attachment{URL: "asset://retain"}, LifetimeRetain)
+	var got []int
+	for i := 0; i < 5; i++ {
+		got = append(got, len(a.Pending()))
+		a.Sent()
+	}
+	if want := []int{3, 2, 2, 1, 1}; !slices.Equal(got, want) {
+		t.Fatalf("pending per request %v, want %v", got, want)
+	}
+	// The same URL again starts its lifetime over, without a duplicate.
+	a.Add(Attachment{URL: "asset://retain"}, LifetimeOnce)
+	if p := a.Pending(); len(p) != 1 {
+		t.Fatalf("%+v", p)
+	}
+	a.Sent()
+	if p := a.Pending(); len(p) != 0 {
+		t.Fatalf("%+v", p)
+	}
+	for _, bad := range []string{"forever", "ONCE", " once"} {
+		if _, err := ParseLifetime(bad); codeOf(err) != CodeInvalidAttachmentLifetime {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+	if l, err := ParseLifetime(""); err != nil || l != LifetimeOnce {
+		t.Fatalf("default %q %v", l, err)
 	}
 }
