@@ -238,3 +238,21 @@ func AttachmentsFrom(ctx context.Context) *Attachments {
 	a, _ := ctx.Value(attachmentsKey{}).(*Attachments)
 	return a
 }
+
+// ToolMedia keeps an image or audio block a tool returned (an MCP result)
+// as an artifact of scope's session and run and returns the note that
+// stands for it in the result. When the run shows images to its model
+// (ctx carries Attachments), an image also goes into the next request.
+func (c *Centre) ToolMedia(ctx context.Context, scope Scope, tool, mediaType string, data []byte) (string, error) {
+	if mediaType == "" {
+		mediaType = "application/octet-stream"
+	}
+	url, note, err := c.StoreMedia(ctx, scope, tool, mediaType, data)
+	if err != nil {
+		return "", err
+	}
+	if att := AttachmentsFrom(ctx); att != nil && IsImage(mediaType) && len(data) <= MaxMediaBytes {
+		att.Add(Attachment{URL: url, MediaType: mediaType, Data: data}, LifetimeOnce)
+	}
+	return note, nil
+}
