@@ -11,8 +11,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/files"
+	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools/builtin"
+	"github.com/tavo-cli/tavo/pkg/tools/read"
 )
 
 // newCentre is the resource centre of a command's tools: artifacts in the
@@ -74,7 +76,8 @@ local://global/NAME, workspace://PATH (with --workspace DIR), http(s)://URL.
 
 On text, a line selector goes before any query: :N, :START-END or
 :START+COUNT (1-based, inclusive); a literal ':' in a name is %3A.
-?view=meta prints the metadata instead of the content.
+?view=meta prints the metadata instead of the content. ?question=TEXT on an
+image asks the profile's vision_model and prints its answer.
 
 Text output prints the whole selected range, read page by page; --page
 prints one page of the model's budget (2,000 lines, 30,000 UTF-16 units)
@@ -139,6 +142,11 @@ func readRun(opts *ReadOptions) error {
 	if err != nil {
 		return usageError(fmt.Errorf("workspace: %w", err))
 	}
+	if strings.Contains(opts.URL, "question=") {
+		if err := readVision(opts, c); err != nil {
+			return err
+		}
+	}
 	scope := resources.Scope{Person: true, SessionID: opts.Session}
 	url := opts.URL
 	for {
@@ -190,6 +198,32 @@ func readWorkspace(opts *ReadOptions) (string, error) {
 		return "", usageError(err)
 	}
 	return config.RunWorkspace("", p), nil
+}
+
+// readVision lets ?question= ask the chosen profile's vision_model, as in
+// a run; the provider is resolved only for a URL that asks.
+func readVision(opts *ReadOptions, c *resources.Centre) error {
+	cfg, err := loadConfig(opts.Factory)
+	if err != nil {
+		return err
+	}
+	_, p, err := cfg.SelectedProfile(opts.Profile, opts.Factory.Getenv)
+	if err != nil {
+		return usageError(err)
+	}
+	if p.QuestionModel() == "" {
+		return nil
+	}
+	res, err := cfg.Resolve(config.Overrides{Profile: opts.Profile}, opts.Factory.Getenv)
+	if err != nil {
+		return usageError(err)
+	}
+	provider, err := codecs.New(res.Protocol, res.ProviderConfig())
+	if err != nil {
+		return usageError(err)
+	}
+	c.SetVision(read.Vision(provider, p.QuestionModel()))
+	return nil
 }
 
 // printMeta prints metadata as "key: value" lines.
