@@ -80,6 +80,9 @@ type profileView struct {
 	Stream           bool              `json:"stream"`
 	Params           map[string]any    `json:"params,omitempty"`
 	Prices           *config.Prices    `json:"prices,omitempty"`
+	Workspace        string            `json:"workspace,omitempty"`
+	Vision           bool              `json:"vision,omitempty"`
+	VisionModel      string            `json:"vision_model,omitempty"`
 	Notes            []string          `json:"notes,omitempty"`
 }
 
@@ -111,6 +114,9 @@ func newProfileView(cfg *config.Config, r *config.Resolved) profileView {
 		Stream:           *p.Stream,
 		Params:           p.Params,
 		Prices:           p.Prices,
+		Workspace:        p.Workspace,
+		Vision:           p.ShowsImages(),
+		VisionModel:      p.QuestionModel(),
 		Notes:            r.Notes,
 	}
 	v.APIKey.NotNeeded = !v.APIKey.Set && r.KeyProblem == ""

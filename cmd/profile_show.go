@@ -129,6 +129,15 @@ func writeProfileText(ios *cli.IOStreams, v profileView) error {
 	if p := v.Prices; p != nil {
 		add("prices", fmt.Sprintf("input %g, output %g, cached input %g USD per million tokens", p.InputPerMTok, p.OutputPerMTok, p.CachedInputPerMTok))
 	}
+	if v.Workspace != "" {
+		add("workspace", v.Workspace)
+	}
+	if v.Vision {
+		add("vision", "true")
+	}
+	if v.VisionModel != "" {
+		add("vision_model", v.VisionModel)
+	}
 	for _, n := range v.Notes {
 		add("note", n)
 	}

@@ -9,9 +9,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/files"
+	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools/builtin"
+	"github.com/tavo-cli/tavo/pkg/tools/read"
 )
 
 // newCentre is the resource centre of a command's tools: artifacts in the
@@ -51,6 +54,9 @@ type ReadOptions struct {
 	URL       string
 	Session   string
 	Workspace string
+	// Profile names the profile whose workspace key applies when
+	// --workspace is not given ("" is TAVO_PROFILE, else the default).
+	Profile string
 	// Page prints one page and the command for the next on stderr instead
 	// of the whole range.
 	Page bool
@@ -70,13 +76,18 @@ local://global/NAME, workspace://PATH (with --workspace DIR), http(s)://URL.
 
 On text, a line selector goes before any query: :N, :START-END or
 :START+COUNT (1-based, inclusive); a literal ':' in a name is %3A.
-?view=meta prints the metadata instead of the content.
+?view=meta prints the metadata instead of the content. ?question=TEXT on an
+image asks the profile's vision_model and prints its answer.
 
 Text output prints the whole selected range, read page by page; --page
 prints one page of the model's budget (2,000 lines, 30,000 UTF-16 units)
 and, when more remains, the command for the next on stderr. -o json prints
 the one-page result object the model would get: {kind, text, source,
 continue?}, {kind:"meta", …} or {kind:"media", …}.
+
+workspace:// reads --workspace DIR, else the workspace key of the profile
+(-p/--profile, TAVO_PROFILE, else the default profile); with neither, every
+workspace read is refused.
 
 Without --session every session's artifacts are readable; with it, only that
 session's. Exit status: 0 on success, 1 when the resource is missing or may
@@ -95,7 +106,9 @@ not be read (permission_denied), 2 on an invalid URL or selector, 4 when
 	}
 	c.Flags().StringVar(&opts.Session, "session", "", "read as this session: its chat files and artifacts only")
 	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
-	c.Flags().StringVar(&opts.Workspace, "workspace", "", "the directory workspace:// reads (read-only)")
+	c.Flags().StringVar(&opts.Workspace, "workspace", "", "the directory workspace:// reads (read-only; default: the profile's workspace key)")
+	c.Flags().StringVarP(&opts.Profile, "profile", "p", "", "profile whose workspace key applies (env TAVO_PROFILE)")
+	_ = c.RegisterFlagCompletionFunc("profile", completeProfiles(f))
 	_ = c.MarkFlagDirname("workspace")
 	c.Flags().BoolVar(&opts.Page, "page", false, "print one budgeted page, not the whole range")
 	return c
@@ -119,11 +132,20 @@ func readRun(opts *ReadOptions) error {
 			return err
 		}
 	}
+	ws, err := readWorkspace(opts)
+	if err != nil {
+		return err
+	}
 	log := f.auditLog()
 	c, err := resources.NewStandard(resources.Engines{Store: log.open, Files: files.Open(f.DataDirectory()),
-		Fetch: fetchEngineWith(log), Workspace: opts.Workspace})
+		Fetch: fetchEngineWith(log), Workspace: ws})
 	if err != nil {
-		return usageError(fmt.Errorf("--workspace: %w", err))
+		return usageError(fmt.Errorf("workspace: %w", err))
+	}
+	if strings.Contains(opts.URL, "question=") {
+		if err := readVision(opts, c); err != nil {
+			return err
+		}
 	}
 	scope := resources.Scope{Person: true, SessionID: opts.Session}
 	url := opts.URL
@@ -158,6 +180,50 @@ func readRun(opts *ReadOptions) error {
 			url = r.Continue
 		}
 	}
+}
+
+// readWorkspace is the directory workspace:// reads: --workspace, else the
+// chosen profile's workspace key. The config is loaded only when the flag
+// is absent.
+func readWorkspace(opts *ReadOptions) (string, error) {
+	if opts.Workspace != "" {
+		return config.RunWorkspace(opts.Workspace, config.Profile{}), nil
+	}
+	cfg, err := loadConfig(opts.Factory)
+	if err != nil {
+		return "", err
+	}
+	_, p, err := cfg.SelectedProfile(opts.Profile, opts.Factory.Getenv)
+	if err != nil {
+		return "", usageError(err)
+	}
+	return config.RunWorkspace("", p), nil
+}
+
+// readVision lets ?question= ask the chosen profile's vision_model, as in
+// a run; the provider is resolved only for a URL that asks.
+func readVision(opts *ReadOptions, c *resources.Centre) error {
+	cfg, err := loadConfig(opts.Factory)
+	if err != nil {
+		return err
+	}
+	_, p, err := cfg.SelectedProfile(opts.Profile, opts.Factory.Getenv)
+	if err != nil {
+		return usageError(err)
+	}
+	if p.QuestionModel() == "" {
+		return nil
+	}
+	res, err := cfg.Resolve(config.Overrides{Profile: opts.Profile}, opts.Factory.Getenv)
+	if err != nil {
+		return usageError(err)
+	}
+	provider, err := codecs.New(res.Protocol, res.ProviderConfig())
+	if err != nil {
+		return usageError(err)
+	}
+	c.SetVision(read.Vision(provider, p.QuestionModel()))
+	return nil
 }
 
 // printMeta prints metadata as "key: value" lines.

@@ -16,6 +16,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/runner"
@@ -155,6 +156,9 @@ type runSetup struct {
 	runVars map[string]json.RawMessage
 	// remember is what a new session keeps of how this run was started.
 	remember session.Config
+	// attached are the --attach files, stored as assets once the store is
+	// open and added to the prompt with their asset:// notes.
+	attached []attachment
 }
 
 // runRun is `tavo run` and `tavo session send`: flags → settings →
@@ -180,9 +184,25 @@ func runRun(o *RunOptions) error {
 		return err
 	}
 	defer st.Close()
+	prompt := s.opts.Prompt.Text()
+	newSession, assets := "", []string(nil)
+	if len(s.attached) > 0 {
+		// Assets need their session's id before the session exists.
+		sid := o.Session
+		if sid == "" {
+			newSession = ids.New("ses", time.Now())
+			sid = newSession
+		}
+		var parts []providers.Part
+		if parts, assets, err = storeAssets(ctx, st, sid, s.attached); err != nil {
+			return failedError(err)
+		}
+		s.opts.Prompt.Parts = append(s.opts.Prompt.Parts, parts...)
+	}
 	bound, err := session.Bind(ctx, st, session.BindOptions{
 		SessionID:     o.Session,
-		Prompt:        s.opts.Prompt.Text(),
+		NewSessionID:  newSession,
+		Prompt:        prompt,
 		Meta:          store.RunMeta{Profile: s.settings.ProfileName, Provider: string(s.settings.Protocol), Model: s.settings.Model},
 		Vars:          s.vars,
 		Config:        &s.remember,
@@ -190,6 +210,7 @@ func runRun(o *RunOptions) error {
 		ResumeFrom:    o.ResumeRun,
 	})
 	if err != nil {
+		removeAssets(ctx, st, assets)
 		if session.IsCannotResume(err) {
 			return usageError(err)
 		}
@@ -418,11 +439,9 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 			return nil, usageError(err)
 		}
 		parts = []providers.Part{{Type: providers.PartText, Text: prompt}}
-		att, err := attachments(o.Attach)
-		if err != nil {
+		if s.attached, err = attachments(o.Attach); err != nil {
 			return nil, usageError(err)
 		}
-		parts = append(parts, att...)
 	}
 
 	catalog, err := runCatalog(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools)
@@ -462,6 +481,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		Started: runner.StartInfo{BaseURL: res.BaseURL, System: system, AllowTools: eff.AllowTools,
 			Sources: session.Sources(res, set, fromSession, len(flagCfg.AllowTools) > 0)},
 	}
+	useVision(s, provider, res.Profile)
 	if pr := set.Prices; pr != nil {
 		s.opts.Prices = &runner.Prices{InputPerMTok: pr.InputPerMTok, OutputPerMTok: pr.OutputPerMTok, CachedInputPerMTok: pr.CachedInputPerMTok}
 	}

@@ -91,6 +91,10 @@ type Profile struct {
 	System string `toml:"system,omitempty,multiline"`
 	// Workspace is the directory workspace:// reads (see workspace.go).
 	Workspace string `toml:"workspace,omitempty"`
+	// Vision says the model is shown images (see vision.go).
+	Vision *bool `toml:"vision,omitempty"`
+	// VisionModel answers ?question= about images (see vision.go).
+	VisionModel string `toml:"vision_model,omitempty"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
 	// Stream asks for streamed responses (default DefaultStream).

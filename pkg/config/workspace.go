@@ -22,3 +22,25 @@ func RunWorkspace(flag string, p Profile) string {
 	}
 	return dir
 }
+
+// SelectedProfile is the profile a command uses without resolving a
+// provider (`tavo read`): name, else TAVO_PROFILE, else the default
+// profile. It returns "" and a zero profile when none is chosen, and the
+// same error as a run for a name that is no profile.
+func (c *Config) SelectedProfile(name string, getenv func(string) string) (string, Profile, error) {
+	from := "--profile"
+	if name == "" {
+		name, from = getenv("TAVO_PROFILE"), "TAVO_PROFILE"
+	}
+	if name == "" {
+		name, from = c.DefaultProfile, "default_profile"
+	}
+	if name == "" {
+		return "", Profile{}, nil
+	}
+	p, ok := c.Profiles[name]
+	if !ok || p == nil {
+		return "", Profile{}, c.unknownProfile(name, from)
+	}
+	return name, *p, nil
+}

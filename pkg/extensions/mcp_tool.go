@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
@@ -112,8 +113,32 @@ func (t *MCPTool) Run(ctx context.Context, call *tools.Call) (any, error) {
 		}
 		return nil, t.callError(err)
 	}
-	return mapResult(res)
+	return mapResult(res, t.media(ctx, call))
 }
+
+// media is how an image or audio block reads in the result: kept as an
+// artifact of the run and named by its [attachment: URL; type; N bytes]
+// note (SPEC §11, pkg/resources); a short note when the run has no
+// resource centre or the artifact cannot be stored.
+func (t *MCPTool) media(ctx context.Context, call *tools.Call) mediaText {
+	var c *resources.Centre
+	var scope resources.Scope
+	if call != nil && call.Env != nil {
+		c = call.Env.Catalog.Resources()
+		scope = resources.Scope{SessionID: call.Env.SessionID, RunID: call.Env.RunID}
+	}
+	return func(kind, mime string, data []byte) string {
+		if c != nil {
+			if note, err := c.ToolMedia(ctx, scope, t.spec.Name, mime, data); err == nil {
+				return note
+			}
+		}
+		return fmt.Sprintf("[%s %s, %d bytes, not shown]", kind, orUnknown(mime), len(data))
+	}
+}
+
+// mediaText renders a media block of a result as text.
+type mediaText func(kind, mime string, data []byte) string
 
 // callError phrases a call that got no result.
 func (t *MCPTool) callError(err error) *tools.Error {
@@ -130,9 +155,10 @@ func (t *MCPTool) callError(err error) *tools.Error {
 // mapResult turns an MCP result into tavo's: an error result becomes
 // upstream_error with its text; structured content is the structured
 // result; otherwise the content blocks as text, with a short note for each
-// block the model cannot read as text (images, audio, binary resources).
-func mapResult(res *mcp.CallToolResult) (any, error) {
-	text := contentText(res.Content)
+// block the model cannot read as text (images and audio: media; binary
+// resources).
+func mapResult(res *mcp.CallToolResult, media mediaText) (any, error) {
+	text := contentText(res.Content, media)
 	if res.IsError {
 		if text == "" {
 			text = "the tool reported an error without a message"
@@ -152,16 +178,16 @@ func mapResult(res *mcp.CallToolResult) (any, error) {
 }
 
 // contentText joins the content blocks as text.
-func contentText(cs []mcp.Content) string {
+func contentText(cs []mcp.Content, media mediaText) string {
 	parts := make([]string, 0, len(cs))
 	for _, c := range cs {
 		switch v := c.(type) {
 		case *mcp.TextContent:
 			parts = append(parts, v.Text)
 		case *mcp.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes, not shown]", orUnknown(v.MIMEType), len(v.Data)))
+			parts = append(parts, media("image", v.MIMEType, v.Data))
 		case *mcp.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes, not shown]", orUnknown(v.MIMEType), len(v.Data)))
+			parts = append(parts, media("audio", v.MIMEType, v.Data))
 		case *mcp.ResourceLink:
 			parts = append(parts, fmt.Sprintf("[resource %s: %s]", v.Name, v.URI))
 		case *mcp.EmbeddedResource:

@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -25,6 +26,23 @@ const (
 type ArtifactStore interface {
 	CreateArtifact(ctx context.Context, a store.Artifact, data []byte) (*store.Artifact, error)
 	ArtifactData(ctx context.Context, id string) (*store.Artifact, []byte, error)
+}
+
+// ArtifactDescriber describes an artifact without reading its bytes, so
+// ?view=meta on an asset reads none; *store.Store is one. A store without
+// it answers meta from ArtifactData.
+type ArtifactDescriber interface {
+	GetArtifact(ctx context.Context, id string) (*store.Artifact, error)
+}
+
+// describe returns the artifact's description, its bytes only when the
+// store cannot describe it without them.
+func describe(ctx context.Context, arts ArtifactStore, id string) (*store.Artifact, error) {
+	if d, ok := arts.(ArtifactDescriber); ok {
+		return d.GetArtifact(ctx, id)
+	}
+	a, _, err := arts.ArtifactData(ctx, id)
+	return a, err
 }
 
 // MemoryArtifacts keeps artifacts in memory, for a run without a store.
@@ -54,6 +72,11 @@ func (m *MemoryArtifacts) CreateArtifact(_ context.Context, a store.Artifact, da
 	}
 	now := time.Now()
 	a.ID, a.CreatedAt, a.Size = ids.New(prefix, now), now.UTC(), int64(len(data))
+	// Lines as the store counts them, so metadata needs no bytes.
+	a.Lines = bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		a.Lines++
+	}
 	sum := sha256.Sum256(data)
 	a.SHA256 = hex.EncodeToString(sum[:])
 	m.mu.Lock()
@@ -74,6 +97,12 @@ func (m *MemoryArtifacts) ArtifactData(_ context.Context, id string) (*store.Art
 	return &a, x.data, nil
 }
 
+// GetArtifact returns the artifact's description, or store.ErrNotFound.
+func (m *MemoryArtifacts) GetArtifact(ctx context.Context, id string) (*store.Artifact, error) {
+	a, _, err := m.ArtifactData(ctx, id)
+	return a, err
+}
+
 // artifactScheme reads artifact:// and asset:// from the artifact store.
 type artifactScheme struct{ kind string }
 
@@ -84,7 +113,15 @@ func (s artifactScheme) Read(ctx context.Context, c *Centre, req Request) (Resul
 	if err != nil {
 		return nil, err
 	}
-	a, data, err := c.artifacts.ArtifactData(ctx, u.Path)
+	var a *store.Artifact
+	var data []byte
+	if u.Meta && !u.HasQuestion {
+		// Metadata is stored beside the bytes: an asset of many MiB is
+		// described without reading it.
+		a, err = describe(ctx, c.artifacts, u.Path)
+	} else {
+		a, data, err = c.artifacts.ArtifactData(ctx, u.Path)
+	}
 	if err == nil && (a.Kind != s.kind || !visible(a, req.Scope)) {
 		err = store.ErrNotFound
 	}
@@ -95,6 +132,9 @@ func (s artifactScheme) Read(ctx context.Context, c *Centre, req Request) (Resul
 		return nil, sourceError(err)
 	}
 	r, size := TextSource(string(data))
+	if data == nil {
+		size = a.Size // described only
+	}
 	return c.ReadFile(ctx, u, &File{R: r, Size: size, Name: a.Name, MediaType: a.MediaType, ModTime: a.CreatedAt,
 		SHA256: a.SHA256, Lines: a.Lines, Version: a.SHA256})
 }
@@ -157,6 +197,14 @@ func (l lazyArtifacts) CreateArtifact(ctx context.Context, a store.Artifact, dat
 		return nil, err
 	}
 	return s.CreateArtifact(ctx, a, data)
+}
+
+func (l lazyArtifacts) GetArtifact(ctx context.Context, id string) (*store.Artifact, error) {
+	s, err := l.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.GetArtifact(ctx, id)
 }
 
 func (l lazyArtifacts) ArtifactData(ctx context.Context, id string) (*store.Artifact, []byte, error) {

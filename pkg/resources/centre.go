@@ -74,6 +74,11 @@ type Media struct {
 	MediaType string `json:"media_type"`
 	URL       string `json:"url"`
 	Bytes     int64  `json:"bytes"`
+	// Attached is the lifetime of the image in the model's next requests,
+	// when the run shows images to its model (vision = true).
+	Attached Lifetime `json:"attached,omitempty"`
+	// Data are the bytes of an image read under WithMediaBytes.
+	Data []byte `json:"-"`
 }
 
 func (*Text) kind() string  { return "text" }
@@ -91,6 +96,7 @@ type Centre struct {
 	schemes   map[string]Scheme
 	pager     Pager
 	artifacts ArtifactStore
+	vision    VisionFunc
 }
 
 // New returns a centre with the artifact and asset schemes over arts (nil
@@ -220,7 +226,7 @@ func (s fileScheme) Read(ctx context.Context, c *Centre, req Request) (Result, e
 func (c *Centre) ReadFile(ctx context.Context, u *FileURL, f *File) (Result, error) {
 	text := isTextType(f.MediaType)
 	if u.HasQuestion {
-		return nil, questionError(u, f, text)
+		return c.answerQuestion(ctx, u, f)
 	}
 	if u.Meta {
 		m := &Meta{Kind: "meta", URL: metaURL(u), Name: f.Name, MediaType: f.MediaType, Size: f.Size, SHA256: f.SHA256}
@@ -243,7 +249,14 @@ func (c *Centre) ReadFile(ctx context.Context, u *FileURL, f *File) (Result, err
 		if !u.Sel.All() || u.Offset > 0 {
 			return nil, errorf(CodeUnsupportedMediaType, "%s is %s, not text: line selectors and offsets apply to text only", metaURL(u), f.MediaType)
 		}
-		return &Media{Kind: "media", MediaType: f.MediaType, URL: metaURL(u), Bytes: f.Size}, nil
+		m := &Media{Kind: "media", MediaType: f.MediaType, URL: metaURL(u), Bytes: f.Size}
+		if IsImage(f.MediaType) && wantsMediaBytes(ctx) {
+			var err error
+			if m.Data, err = readAllMedia(f, u); err != nil {
+				return nil, err
+			}
+		}
+		return m, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -280,18 +293,6 @@ func sourceError(err error) error {
 		return err
 	}
 	return errorf(CodeInternalError, "the resource could not be read")
-}
-
-// questionError answers ?question= until image questions are wired to a
-// vision model: the §11 codes, in their order of precedence.
-func questionError(u *FileURL, f *File, text bool) error {
-	switch {
-	case strings.TrimSpace(u.Question) == "":
-		return errorf("empty_question", "?question= is empty; ask something about the image")
-	case !strings.HasPrefix(f.MediaType, "image/"):
-		return errorf("not_an_image", "%s is %s; ?question= applies to images only", metaURL(u), f.MediaType)
-	}
-	return errorf("vision_not_configured", "no vision model is configured to answer questions about images (profile key vision_model)")
 }
 
 // countSourceLines counts lines as the pager does.

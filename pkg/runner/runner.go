@@ -14,6 +14,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/httpx"
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
@@ -59,6 +60,10 @@ type Options struct {
 	Confirmer tools.Confirmer
 	// Guidance delivers driver guidance, added before the next model request.
 	Guidance <-chan string
+	// Attachments, when set, are images the next requests carry (a profile
+	// with vision = true); tools find them in the run's context
+	// (resources.WithAttachments).
+	Attachments *resources.Attachments
 
 	Emitter *events.Emitter
 	// BeforeCompleted, when set, runs just before run.completed is
@@ -157,6 +162,10 @@ type run struct {
 // event, whatever happens.
 func Run(ctx context.Context, opts Options) (res *Result) {
 	r := newRun(opts)
+	if opts.Attachments != nil {
+		// Tools that produce images queue them here.
+		ctx = resources.WithAttachments(ctx, opts.Attachments)
+	}
 	defer func() {
 		// A bug must not cost a script its run.completed: report it as an
 		// internal failure instead of dying mid-stream.
@@ -447,11 +456,31 @@ func (r *run) request(ctx context.Context) (*providers.Response, error) {
 	} else if len(req.Tools) > 0 {
 		req.System = joinNonEmpty(req.System, tools.UsageHint)
 	}
+	att := r.opts.Attachments.Pending()
+	if len(att) > 0 {
+		req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)], attachmentMessage(att))
+	}
 	resp, err := r.opts.Provider.Complete(ctx, req, &sink{r: r})
 	if err == nil {
 		r.calibrate(req, resp.Usage)
+		if len(att) > 0 {
+			r.opts.Attachments.Sent()
+		}
 	}
 	return resp, err
+}
+
+// attachmentMessage is the user message that shows the model the images
+// tools produced: each named by its note, then the image. It is sent, not
+// stored: the history keeps the tool results that name the URLs.
+func attachmentMessage(att []resources.Attachment) providers.Message {
+	m := providers.Message{Role: providers.RoleUser}
+	for _, a := range att {
+		m.Parts = append(m.Parts,
+			providers.Part{Type: providers.PartText, Text: resources.AttachmentNote(a.URL, a.MediaType, int64(len(a.Data)))},
+			providers.Part{Type: providers.PartImage, Image: &providers.Image{MIMEType: a.MediaType, Data: a.Data}})
+	}
+	return m
 }
 
 // finalHint tells the model why its last request has no tools, so that it

@@ -47,7 +47,8 @@ type functionCallItem struct {
 type functionOutputItem struct {
 	Type   string `json:"type"`
 	CallID string `json:"call_id"`
-	Output string `json:"output"`
+	// Output is the result text, or content parts when images follow it.
+	Output any `json:"output"`
 }
 
 type functionTool struct {
@@ -126,6 +127,9 @@ func encodeInput(msgs []providers.Message) ([]any, error) {
 	for i, m := range msgs {
 		switch m.Role {
 		case providers.RoleUser:
+			if foldImages(items, m) {
+				continue
+			}
 			if item, ok := userItem(m); ok {
 				items = append(items, item)
 			}
@@ -142,6 +146,31 @@ func encodeInput(msgs []providers.Message) ([]any, error) {
 		}
 	}
 	return items, nil
+}
+
+// foldImages puts a user message with images that follows tool results
+// (the images those tools produced, SPEC §11) into the last
+// function_call_output as content parts, and reports whether it did. There
+// they are what the API documents for tool images; a user message with
+// content parts would also be ambiguous to the official schema (it matches
+// both of the input item shapes its oneOf lists).
+func foldImages(items []any, m providers.Message) bool {
+	if len(items) == 0 {
+		return false
+	}
+	last, ok := items[len(items)-1].(functionOutputItem)
+	if !ok {
+		return false
+	}
+	item, ok := userItem(m)
+	parts, isParts := item.Content.([]contentPart)
+	if !ok || !isParts {
+		return false
+	}
+	text, _ := last.Output.(string)
+	last.Output = append([]contentPart{{Type: "input_text", Text: text}}, parts...)
+	items[len(items)-1] = last
+	return true
 }
 
 // userItem sends plain text as a string and switches to content parts only

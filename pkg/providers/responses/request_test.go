@@ -164,3 +164,32 @@ func TestRequestsMatchOfficialSchema(t *testing.T) {
 		})
 	}
 }
+
+// Images that follow tool results (what tools produced, SPEC §11) go into
+// the last function_call_output as content parts, after its text; text
+// alone after tool results stays a user message.
+func TestToolImagesFoldIntoFunctionOutput(t *testing.T) {
+	req := &providers.Request{Model: "gpt-5", Messages: []providers.Message{
+		providertest.Text(providers.RoleUser, "Look"),
+		{Role: providers.RoleAssistant, Parts: []providers.Part{
+			{Type: providers.PartToolCall, ToolCall: &providers.ToolCall{ID: "c1", Name: "tavo_read", Arguments: `{}`}}}},
+		{Role: providers.RoleTool, Parts: []providers.Part{
+			{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{CallID: "c1", Name: "tavo_read", Content: `{"ok":true}`}}}},
+		{Role: providers.RoleUser, Parts: []providers.Part{
+			{Type: providers.PartText, Text: "[attachment: asset://a; image/png; 4 bytes]"},
+			{Type: providers.PartImage, Image: &providers.Image{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}}}},
+		providertest.Text(providers.RoleUser, "More"),
+	}}
+	j := providertest.Encode(t, encodeRequest, req)
+	providertest.CheckPaths(t, j, map[string]string{
+		"input.#":                    "4",
+		"input.2.type":               "function_call_output",
+		"input.2.output.0.type":      "input_text",
+		"input.2.output.0.text":      `{"ok":true}`,
+		"input.2.output.1.text":      "[attachment: asset://a; image/png; 4 bytes]",
+		"input.2.output.2.type":      "input_image",
+		"input.2.output.2.image_url": "data:image/png;base64,iVBORw==",
+		"input.3.role":               "user",
+		"input.3.content":            "More",
+	})
+}

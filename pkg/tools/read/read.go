@@ -16,9 +16,6 @@ import (
 // Name is the model-facing name of the tool.
 const Name = "tavo_read"
 
-// Lifetimes a returned image may have; the first is the default.
-var lifetimes = []string{"once", "recent", "retain"}
-
 // New returns tavo_read over centre.
 func New(centre *resources.Centre) tools.Tool { return reader{centre: centre} }
 
@@ -31,13 +28,15 @@ const description = "Read a resource by URL, one page at a time: artifact://ID (
 	"?view=meta returns {name, media_type, size, lines, …} without the content. A page returns " +
 	`{"kind":"text","text","source":{url,offset,line,column},"continue"?}; when "continue" is present, ` +
 	"call tavo_read with that exact URL to read on (it keeps your selector); no continue means the end. " +
-	"When another tool's result says truncated:true, read its continue URL the same way."
+	"When another tool's result says truncated:true, read its continue URL the same way. An image answers " +
+	`{"kind":"media",…}; when you can see images it is shown to you in the next request ("attached"). ` +
+	"Add ?question=TEXT to an image URL to have a vision model answer about it."
 
 const schema = `{
   "type": "object",
   "properties": {
     "url": {"type": "string", "minLength": 1, "maxLength": 2048, "description": "The resource URL, or a continue URL from an earlier read."},
-    "lifetime": {"type": "string", "description": "For images only: once (default, the next request), recent (the next 3 requests) or retain (the whole session)."}
+    "lifetime": {"type": "string", "description": "For images only, when you can see images: once (default, the next request), recent (the next 3 requests) or retain (the rest of the run)."}
   },
   "required": ["url"],
   "additionalProperties": false
@@ -64,14 +63,22 @@ func (r reader) Run(ctx context.Context, call *tools.Call) (any, error) {
 	if err := tools.DecodeArgs(call.Args, &a); err != nil {
 		return nil, err
 	}
-	if a.Lifetime != "" && !validLifetime(a.Lifetime) {
-		return nil, &tools.Error{Code: resources.CodeInvalidAttachmentLifetime,
-			Message: "lifetime " + quote(a.Lifetime) + " is not known; use once, recent or retain",
-			Details: map[string]any{"path": "lifetime", "expected": "once | recent | retain", "actual": a.Lifetime}}
+	life, err := resources.ParseLifetime(a.Lifetime)
+	if err != nil {
+		return nil, ToolError(err)
+	}
+	att := resources.AttachmentsFrom(ctx)
+	if att != nil {
+		// The model is shown images: an image read keeps its bytes.
+		ctx = resources.WithMediaBytes(ctx)
 	}
 	res, err := r.centre.Read(ctx, resources.Request{URL: a.URL, Scope: resources.Scope{SessionID: call.Env.SessionID, RunID: call.Env.RunID}})
 	if err != nil {
 		return nil, ToolError(err)
+	}
+	if m, ok := res.(*resources.Media); ok && att != nil && m.Data != nil {
+		att.Add(resources.Attachment{URL: m.URL, MediaType: m.MediaType, Data: m.Data}, life)
+		m.Attached = life
 	}
 	return res, nil
 }
@@ -84,15 +91,6 @@ func ToolError(err error) error {
 		return &tools.Error{Code: re.Code, Message: re.Message, Details: re.Details}
 	}
 	return err
-}
-
-func validLifetime(s string) bool {
-	for _, l := range lifetimes {
-		if s == l {
-			return true
-		}
-	}
-	return false
 }
 
 func quote(s string) string {
