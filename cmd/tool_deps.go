@@ -79,6 +79,7 @@ func toolCatalog(f *Factory, allow []string, noSearch bool, fo webfetch.Options)
 	}
 	deps.NoExtensionSearch = noSearch
 	deps.FetchOptions = fo
+	deps.FetchOptions.Threshold = cfg.Fetch.Threshold()
 	cat, err := builtin.Catalog(deps, allow)
 	if err != nil {
 		return nil, nil, usageError(err)

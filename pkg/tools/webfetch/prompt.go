@@ -6,14 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
-// DefaultExtractThreshold is fetch.extract_threshold's default (SPEC §16):
-// with a prompt, a page whose Markdown passes this many bytes is answered by
-// the fetch model instead of being returned.
-const DefaultExtractThreshold = 50_000
+// DefaultExtractThreshold is fetch.extract_threshold's default (SPEC §16),
+// whose one home is pkg/config.
+const DefaultExtractThreshold = config.DefaultExtractThreshold
 
 // DefaultContextWindow is the fetch model's context window, in tokens,
 // assumed when the profile gives no fetch_context_window: small enough for
