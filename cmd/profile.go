@@ -67,6 +67,8 @@ type profileView struct {
 	Query            map[string]string `json:"query,omitempty"`
 	ContextWindow    int               `json:"context_window,omitempty"`
 	MaxOutputTokens  int               `json:"max_output_tokens,omitempty"`
+	FetchModel       string            `json:"fetch_model,omitempty"`
+	FetchWindow      int               `json:"fetch_context_window,omitempty"`
 	Tools            bool              `json:"tools"`
 	DynamicTools     bool              `json:"dynamic_tools"`
 	MaxRounds        int               `json:"max_rounds"`
@@ -101,6 +103,8 @@ func newProfileView(cfg *config.Config, r *config.Resolved) profileView {
 		Query:            r.Query,
 		ContextWindow:    p.ContextWindow,
 		MaxOutputTokens:  p.MaxOutputTokens,
+		FetchModel:       p.FetchModel,
+		FetchWindow:      p.FetchContextWindow,
 		Tools:            *p.Tools,
 		DynamicTools:     *p.DynamicTools,
 		MaxRounds:        p.MaxRounds,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/config"
+	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 )
 
 // ProfileSetOptions are the inputs of `tavo profile set`.
@@ -21,6 +22,8 @@ type ProfileSetOptions struct {
 	AuthHeader       string
 	ContextWindow    int
 	MaxOutputTokens  int
+	FetchModel       string
+	FetchWindow      int
 	Tools            bool
 	DynamicTools     bool
 	Stream           bool
@@ -81,6 +84,8 @@ history: export the key in an environment variable and name it with --key-env.`,
 	fl.StringVar(&o.AuthHeader, "auth-header", "", "send the key raw in this header instead of the protocol's (Azure: api-key)")
 	fl.IntVar(&o.ContextWindow, "context-window", 0, "model context size in tokens")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", 0, "answer length limit in tokens")
+	fl.StringVar(&o.FetchModel, "fetch-model", "", "model, on this profile's API, that answers tavo_web_fetch's prompt from a long page")
+	fl.IntVar(&o.FetchWindow, "fetch-context-window", 0, fmt.Sprintf("the fetch model's context size in tokens (default %d)", webfetch.DefaultContextWindow))
 	fl.BoolVar(&o.Tools, "tools", config.DefaultTools, "turn tool use on for runs with this profile")
 	fl.BoolVar(&o.DynamicTools, "dynamic-tools", config.DefaultDynamicTools, "load tools on demand through tool search")
 	fl.BoolVar(&o.Stream, "stream", config.DefaultStream, "stream responses")
@@ -148,6 +153,8 @@ func profileSetRun(o *ProfileSetOptions) error {
 	setString("auth-header", &p.AuthHeader, o.AuthHeader)
 	setInt("context-window", &p.ContextWindow, o.ContextWindow)
 	setInt("max-output-tokens", &p.MaxOutputTokens, o.MaxOutputTokens)
+	setString("fetch-model", &p.FetchModel, o.FetchModel)
+	setInt("fetch-context-window", &p.FetchContextWindow, o.FetchWindow)
 	setBool("tools", &p.Tools, o.Tools)
 	setBool("dynamic-tools", &p.DynamicTools, o.DynamicTools)
 	setBool("stream", &p.Stream, o.Stream)

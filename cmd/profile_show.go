@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/config"
+	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 )
 
 // ProfileShowOptions are the inputs of `tavo profile show`.
@@ -105,6 +106,16 @@ func writeProfileText(ios *cli.IOStreams, v profileView) error {
 	}
 	addInt("context_window", v.ContextWindow)
 	addInt("max_output_tokens", v.MaxOutputTokens)
+	if v.FetchModel == "" {
+		add("fetch_model", "none (a prompt over a long page gets the page)")
+	} else {
+		add("fetch_model", v.FetchModel)
+		window := strconv.Itoa(v.FetchWindow)
+		if v.FetchWindow == 0 {
+			window = strconv.Itoa(webfetch.DefaultContextWindow) + " (assumed)"
+		}
+		add("fetch_context_window", window)
+	}
 	add("tools", strconv.FormatBool(v.Tools))
 	add("dynamic_tools", strconv.FormatBool(v.DynamicTools))
 	add("max_rounds", strconv.Itoa(v.MaxRounds))

@@ -444,17 +444,17 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		}
 	}
 
-	catalog, err := runCatalog(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools)
-	if err != nil {
-		return nil, usageError(err)
-	}
-	if err := useWorkspace(catalog.Resources(), config.RunWorkspace(o.Workspace, res.Profile)); err != nil {
-		return nil, usageError(err)
-	}
 	pc := res.ProviderConfig()
 	pc.Timeouts = set.HTTPTimeouts
 	provider, err := codecs.New(res.Protocol, pc)
 	if err != nil {
+		return nil, usageError(err)
+	}
+	catalog, err := runCatalogWith(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools, fetchOptions(res, provider))
+	if err != nil {
+		return nil, usageError(err)
+	}
+	if err := useWorkspace(catalog.Resources(), config.RunWorkspace(o.Workspace, res.Profile)); err != nil {
 		return nil, usageError(err)
 	}
 	// Settings the provider is sure to refuse are the user's to fix (exit 2).

@@ -9,9 +9,11 @@ import (
 	"github.com/tavo-cli/tavo/pkg/extensions"
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/files"
+	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/search"
 	"github.com/tavo-cli/tavo/pkg/tools"
 	"github.com/tavo-cli/tavo/pkg/tools/builtin"
+	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 	"github.com/tavo-cli/tavo/pkg/tools/websearch"
 )
 
@@ -21,7 +23,7 @@ import (
 // they join the catalog when extension_tool_search first runs, so that a
 // run that never needs them never starts their servers.
 func builtinCatalog(f *Factory, allow []string) (*tools.Catalog, error) {
-	cat, _, err := toolCatalog(f, allow, false)
+	cat, _, err := toolCatalog(f, allow, false, webfetch.Options{})
 	return cat, err
 }
 
@@ -31,10 +33,17 @@ func builtinCatalog(f *Factory, allow []string) (*tools.Catalog, error) {
 // reached is reported on stderr and left out) and extension_tool_search,
 // with nothing left to find, is left out.
 func runCatalog(ctx context.Context, f *Factory, allow []string, toolsOn, dynamic bool) (*tools.Catalog, error) {
+	return runCatalogWith(ctx, f, allow, toolsOn, dynamic, webfetch.Options{})
+}
+
+// runCatalogWith is runCatalog with tavo_web_fetch's prompt settings (the
+// run's fetch model, fetchOptions).
+func runCatalogWith(ctx context.Context, f *Factory, allow []string, toolsOn, dynamic bool, fo webfetch.Options) (*tools.Catalog, error) {
 	if !toolsOn || dynamic {
-		return builtinCatalog(f, allow)
+		cat, _, err := toolCatalog(f, allow, false, fo)
+		return cat, err
 	}
-	cat, set, err := toolCatalog(f, allow, true)
+	cat, set, err := toolCatalog(f, allow, true, fo)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +56,7 @@ func runCatalog(ctx context.Context, f *Factory, allow []string, toolsOn, dynami
 // the tavo tools commands; servers names the MCP servers to connect (all
 // when empty). A server that cannot be reached is reported on stderr.
 func fullCatalog(ctx context.Context, f *Factory, servers ...string) (*tools.Catalog, error) {
-	cat, set, err := toolCatalog(f, nil, false)
+	cat, set, err := toolCatalog(f, nil, false, webfetch.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +66,9 @@ func fullCatalog(ctx context.Context, f *Factory, servers ...string) (*tools.Cat
 }
 
 // toolCatalog builds the catalog and returns the extension set behind it,
-// restricted to allow. noSearch leaves extension_tool_search out.
-func toolCatalog(f *Factory, allow []string, noSearch bool) (*tools.Catalog, *extensions.Set, error) {
+// restricted to allow. noSearch leaves extension_tool_search out; fo are
+// tavo_web_fetch's prompt settings.
+func toolCatalog(f *Factory, allow []string, noSearch bool, fo webfetch.Options) (*tools.Catalog, *extensions.Set, error) {
 	cfg, err := f.Config()
 	if err != nil {
 		return nil, nil, usageError(err)
@@ -68,6 +78,8 @@ func toolCatalog(f *Factory, allow []string, noSearch bool) (*tools.Catalog, *ex
 		return nil, nil, usageError(err)
 	}
 	deps.NoExtensionSearch = noSearch
+	deps.FetchOptions = fo
+	deps.FetchOptions.Threshold = cfg.Fetch.Threshold()
 	cat, err := builtin.Catalog(deps, allow)
 	if err != nil {
 		return nil, nil, usageError(err)
@@ -115,6 +127,22 @@ func toolDeps(f *Factory, cfg *config.Config) (builtin.Deps, error) {
 		d.Search = s
 	}
 	return d, nil
+}
+
+// fetchOptions are tavo_web_fetch's prompt settings for a run: the
+// profile's fetch_model, asked through the run's provider (same protocol,
+// base URL and key; each request names its model), and its
+// fetch_context_window. Without a fetch_model a prompt over a long page
+// returns the page with a fetch_model_not_configured warning.
+func fetchOptions(res *config.Resolved, provider providers.Provider) webfetch.Options {
+	if res.Profile.FetchModel == "" {
+		return webfetch.Options{}
+	}
+	return webfetch.Options{Extractor: &webfetch.Extractor{
+		Provider:      provider,
+		Model:         res.Profile.FetchModel,
+		ContextWindow: res.Profile.FetchContextWindow,
+	}}
 }
 
 // searchRunner builds the search runner of the config (only: one API by

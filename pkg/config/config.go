@@ -31,6 +31,8 @@ type Config struct {
 	MCP map[string]*MCPServer `toml:"mcp,omitempty"`
 	// Retention says how long runs, journals and audit rows are kept.
 	Retention Retention `toml:"retention,omitempty"`
+	// Fetch holds web fetch settings shared by every profile (SPEC §16).
+	Fetch Fetch `toml:"fetch,omitempty"`
 
 	path string
 }

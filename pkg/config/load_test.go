@@ -207,6 +207,7 @@ func TestLoadErrors(t *testing.T) {
 		{"negative duration", "[profiles.w]\ntimeout = \"-1s\"\n", []string{"timeout must be 0 (no limit) or 1ms-720h, got -1s"}},
 		{"rounds", "[profiles.w]\nmax_rounds = -1\n", []string{"max_rounds must be 1-1000, got -1"}},
 		{"fetch window", "[profiles.w]\nfetch_context_window = 100\n", []string{"fetch_context_window must be"}},
+		{"extract threshold", "[fetch]\nextract_threshold = 10\n", []string{"fetch: extract_threshold must be 0 (the default 50000) or 1000-100000000, got 10"}},
 		{"output vs window", "[profiles.w]\ncontext_window = 100\nmax_output_tokens = 100\n", []string{"smaller than context_window"}},
 		{"base url", "[profiles.w]\nbase_url = \"localhost:11434\"\n", []string{"base_url", "http"}},
 		{"header", "[profiles.w]\nheaders = { \"bad header\" = \"v\" }\n", []string{"not a valid HTTP header name"}},
@@ -285,5 +286,18 @@ func TestRetentionSection(t *testing.T) {
 	}
 	if _, err := Load(writeConfig(t, "[retention]\nruns = \"ninety days\"\n")); err == nil || !strings.Contains(err.Error(), "retention: runs") {
 		t.Fatalf("bad age: %v", err)
+	}
+}
+
+func TestFetchSection(t *testing.T) {
+	c, err := Load(writeConfig(t, "[fetch]\nextract_threshold = 8000\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Fetch.Threshold() != 8000 {
+		t.Fatalf("threshold %d", c.Fetch.Threshold())
+	}
+	if (Fetch{}).Threshold() != DefaultExtractThreshold {
+		t.Fatal("unset threshold is not the default")
 	}
 }

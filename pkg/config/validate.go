@@ -71,6 +71,9 @@ func (c *Config) Validate() error {
 	if err := c.Retention.validate(); err != nil {
 		return &Error{Msg: "retention: " + err.Error(), Err: err}
 	}
+	if err := c.Fetch.validate(); err != nil {
+		return &Error{Msg: "fetch: " + err.Error(), Err: err}
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tavo-cli/tavo/pkg/events"
@@ -136,6 +137,7 @@ type run struct {
 	exec       *tools.Executor
 	env        *tools.Env
 	usage      providers.Usage
+	tools      toolUsage // model requests tools made for the run
 	counts     events.ToolCallCounts
 	round      int
 	requests   int // model requests sent
@@ -215,8 +217,29 @@ func newRun(opts Options) *run {
 		Emit:       func(t string, p any) { r.emit(events.Type(t), p) },
 		Visibility: r.vis,
 		Catalog:    opts.Catalog,
+		OnUsage:    r.tools.add,
 	}
 	return r
+}
+
+// toolUsage totals the usage of model requests tools make on the run's
+// behalf. It has its own lock: a tool runs on its own goroutine, and one
+// abandoned at its timeout may still report after the round moved on.
+type toolUsage struct {
+	mu    sync.Mutex
+	total providers.Usage
+}
+
+func (t *toolUsage) add(u providers.Usage) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.total = t.total.Add(u)
+}
+
+func (t *toolUsage) sum() providers.Usage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.total
 }
 
 func (r *run) toolsOn() bool { return r.opts.ToolsEnabled && r.opts.Catalog != nil }
@@ -688,7 +711,7 @@ func (r *run) result(status string, errInfo *events.ErrorInfo) *Result {
 		ExitCode:   events.ExitCodeFor(status),
 		Text:       r.lastText,
 		Messages:   r.msgs[r.added:],
-		Usage:      r.usage,
+		Usage:      r.usage.Add(r.tools.sum()),
 		Rounds:     r.requests,
 		ToolCalls:  r.counts,
 		Err:        errInfo,

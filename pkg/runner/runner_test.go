@@ -592,3 +592,33 @@ func TestConfirmations(t *testing.T) {
 		})
 	}
 }
+
+// A tool's own model requests (tavo_web_fetch's fetch model) count in
+// run.completed.usage and its cost.
+func TestToolUsageCountsInRunUsage(t *testing.T) {
+	p := &scripted{replies: [](func(context.Context, *providers.Request, providers.Sink) (*providers.Response, error)){
+		calls(providers.ToolCall{ID: "c1", Name: "extract", Arguments: `{}`}),
+		text("done"),
+	}}
+	extract := echoTool{name: "extract", resident: true, run: func(_ context.Context, c *tools.Call) (any, error) {
+		c.Env.AddUsage(providers.Usage{InputTokens: 1000, OutputTokens: 100, CachedTokens: 40})
+		c.Env.AddUsage(providers.Usage{InputTokens: 500, OutputTokens: 50})
+		return "ok", nil
+	}}
+	opts, rec := newOpts(t, p, extract)
+	opts.Prices = &Prices{InputPerMTok: 2, OutputPerMTok: 8}
+	res := Run(context.Background(), opts)
+	checkEvents(t, rec, opts.Emitter)
+	want := providers.Usage{InputTokens: 20 + 10 + 1500, OutputTokens: 7 + 5 + 150, CachedTokens: 40}
+	if res.Status != events.StatusCompleted || res.Usage != want {
+		t.Fatalf("status %s, usage %+v, want %+v", res.Status, res.Usage, want)
+	}
+	done := rec.evs[len(rec.evs)-1].Payload.(events.RunCompletedP)
+	if done.Usage.InputTokens != want.InputTokens || done.Usage.OutputTokens != want.OutputTokens {
+		t.Fatalf("run.completed usage %+v", done.Usage)
+	}
+	cost := (float64(want.InputTokens)*2 + float64(want.OutputTokens)*8) / 1e6
+	if done.Usage.CostUSD == nil || *done.Usage.CostUSD != cost {
+		t.Fatalf("cost %v, want %v", done.Usage.CostUSD, cost)
+	}
+}

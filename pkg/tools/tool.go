@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
 // Source says where a tool comes from.
@@ -75,10 +77,22 @@ type Env struct {
 	Visibility *Visibility
 	// Catalog is the run's catalog (tool search reads it).
 	Catalog *Catalog
+	// OnUsage receives the usage of model requests a tool makes on the
+	// run's behalf (tavo_web_fetch's fetch model), so they count in
+	// run.completed.usage. It may be called from a tool's goroutine.
+	// Nil-safe through Env.AddUsage.
+	OnUsage func(providers.Usage)
 
 	// pause stops the per-call timeout clock while a person is asked; set by
 	// the Executor for the duration of one call.
 	pause func() (resume func())
+}
+
+// AddUsage counts u in the run's usage when the run keeps a total.
+func (e *Env) AddUsage(u providers.Usage) {
+	if e != nil && e.OnUsage != nil {
+		e.OnUsage(u)
+	}
 }
 
 // EmitEvent publishes an event when the run listens for them.

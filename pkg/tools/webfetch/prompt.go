@@ -6,20 +6,22 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/providers"
 )
 
-// DefaultExtractThreshold is fetch.extract_threshold's default (SPEC §16):
-// with a prompt, a page whose Markdown passes this many bytes is answered by
-// the fetch model instead of being returned.
-const DefaultExtractThreshold = 50_000
+// DefaultExtractThreshold is fetch.extract_threshold's default (SPEC §16),
+// whose one home is pkg/config.
+const DefaultExtractThreshold = config.DefaultExtractThreshold
+
+// DefaultContextWindow is the fetch model's context window, in tokens,
+// assumed when the profile gives no fetch_context_window: small enough for
+// any current model.
+const DefaultContextWindow = 32_000
 
 // Extraction defaults, for a profile that does not give context limits.
 const (
-	// defaultContextTokens is the context window assumed when the profile
-	// gives none: small enough for any current model.
-	defaultContextTokens = 32_000
 	// defaultAnswerTokens bounds each answer of the fetch model.
 	defaultAnswerTokens = 2_000
 	// bytesPerToken is a cautious estimate for Markdown (most text is 4).
@@ -64,7 +66,7 @@ type Answer struct {
 func (x *Extractor) partBytes() int {
 	window, out := x.ContextWindow, x.MaxOutputTokens
 	if window <= 0 {
-		window = defaultContextTokens
+		window = DefaultContextWindow
 	}
 	if out <= 0 || out > defaultAnswerTokens {
 		out = defaultAnswerTokens

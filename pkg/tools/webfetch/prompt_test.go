@@ -10,6 +10,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
@@ -153,5 +154,42 @@ func TestURLLengthAndPromptArguments(t *testing.T) {
 	_, te = run(t, tool, `{"cursor":"abc","prompt":"q?"}`)
 	if te == nil || te.Code != tools.CodeInvalidArguments || te.Details["path"] != "prompt" {
 		t.Fatalf("prompt with cursor: %+v", te)
+	}
+}
+
+// In a run, the answer's usage goes to the run's total and the page is kept
+// whole as an artifact of the run that tavo_read reads.
+func TestPromptAnswerCountsUsageAndKeepsThePage(t *testing.T) {
+	page := longText()
+	s := newServer(t, text(page))
+	x, srv, own := extractor(t, 200_000)
+	srv.Enqueue(fake.Reply{Text: "It says so [part 1].", Usage: &fake.Usage{InputTokens: 700, OutputTokens: 9}})
+	tool := NewWith(&fetch.Engine{}, nil, Options{Extractor: x})
+	cat, err := tools.NewCatalog(tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	centre := resources.New(nil)
+	cat.SetResources(centre)
+	var run providers.Usage
+	env := &tools.Env{RunID: "run_1", SessionID: "ses_1", Catalog: cat, OnUsage: func(u providers.Usage) { run = run.Add(u) }}
+	v, err := tool.Run(context.Background(), &tools.Call{ID: "c1", Args: json.RawMessage(`{"url":"` + s.URL + `/doc.txt","prompt":"What?"}`), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := v.(*Answer)
+	want := providers.Usage{InputTokens: 700, OutputTokens: 9}
+	if run != want || *own != want {
+		t.Fatalf("run usage %+v, extractor's own %+v", run, *own)
+	}
+	if !strings.HasPrefix(a.Artifact, "artifact://") {
+		t.Fatalf("artifact %q", a.Artifact)
+	}
+	r, err := centre.Read(context.Background(), resources.Request{URL: a.Artifact, Scope: resources.Scope{SessionID: "ses_1", RunID: "run_1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt, ok := r.(*resources.Text); !ok || !strings.HasPrefix(txt.Text, page[:200]) {
+		t.Fatalf("artifact reads %#v", r)
 	}
 }

@@ -16,9 +16,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/tavo-cli/tavo/pkg/resources"
 
 	"github.com/tavo-cli/tavo/pkg/fetch"
+	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
@@ -76,8 +77,8 @@ const description = "Read one web page or HTTP(S) document (GET) and get it as M
 	"reads the same snapshot without downloading again, and an expired or invalid cursor fails rather than " +
 	"refetching. Returns {url, final_url, status, mime, title, markdown, next_cursor, truncated, warnings}; a " +
 	"javascript_required warning means the page needs a browser and the text may be empty. With prompt (a question " +
-	"about the page), a long page is read for you and you get {url, title, answer, source_bytes, model} instead, the " +
-	"answer citing the parts of the page it used; a short page comes back whole as usual. Pages are cached for 30 " +
+	"about the page), a long page is read for you and you get {url, title, answer, source_bytes, model, artifact} " +
+	"instead, the answer citing the parts of the page it used and artifact the whole page to read with tavo_read; a short page comes back whole as usual. Pages are cached for 30 " +
 	"minutes per URL and headers."
 
 // Schema is the JSON Schema of the arguments: {url, headers?} or {cursor}.
@@ -145,14 +146,7 @@ func (w webFetch) Run(ctx context.Context, call *tools.Call) (any, error) {
 	}
 	long := a.Prompt != "" && len(doc.Markdown) > w.opts.Threshold
 	if long && w.opts.Extractor != nil {
-		ans, err := w.opts.Extractor.Ask(ctx, doc, a.Prompt)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, tools.Errorf(tools.CodeUpstreamError, "the fetch model could not answer from the page: "+err.Error())
-		}
-		return ans, nil
+		return w.answer(ctx, call.Env, doc, a.Prompt)
 	}
 	r, err := w.pager.First(ctx, doc)
 	if err != nil {
@@ -163,6 +157,40 @@ func (w webFetch) Run(ctx context.Context, call *tools.Call) (any, error) {
 			Message: "the page is long, but no fetch_model is configured to answer the prompt from it, so the page is returned; read it page by page"})
 	}
 	return r, nil
+}
+
+// answer has the fetch model answer prompt from doc, counting its usage in
+// the run's, and keeps the page's Markdown as an artifact of the run so
+// the model can read what the answer left out (SPEC §16).
+func (w webFetch) answer(ctx context.Context, env *tools.Env, doc *fetch.Document, prompt string) (any, error) {
+	x := *w.opts.Extractor
+	own := x.OnUsage
+	x.OnUsage = func(u providers.Usage) {
+		if own != nil {
+			own(u)
+		}
+		env.AddUsage(u)
+	}
+	ans, err := x.Ask(ctx, doc, prompt)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, tools.Errorf(tools.CodeUpstreamError, "the fetch model could not answer from the page: "+err.Error())
+	}
+	if env == nil || env.Catalog == nil || env.Catalog.Resources() == nil {
+		// No resource centre (a catalog built for tests): nowhere to keep it.
+		return ans, nil
+	}
+	scope := resources.Scope{SessionID: env.SessionID, RunID: env.RunID}
+	t, err := env.Catalog.Resources().Archive(ctx, scope, Name, "text/markdown; charset=utf-8", []byte(doc.Markdown))
+	if err != nil {
+		// The answer stands without it; the model can still fetch the page.
+		ans.Warnings = append(ans.Warnings, "the page could not be kept as an artifact: "+err.Error())
+		return ans, nil
+	}
+	ans.Artifact = t.Artifact
+	return ans, nil
 }
 
 // WarnFetchModelMissing is the warning of a prompt over a long page when the
