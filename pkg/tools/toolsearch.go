@@ -29,10 +29,8 @@ func (toolSearch) Spec() Spec {
 	return Spec{
 		Name: ToolSearchName,
 		ID:   ToolSearchName,
-		Description: "Load more of tavo's built-in tools. Only some tools are loaded at first; when none of " +
-			"the tools you can see fits the task (for example saving or listing files, variables, memory or a " +
-			"to-do list), describe the capability you need in a few words. Matching tools become callable in " +
-			"your next response.",
+		Description: "Load more built-in tools (files, variables, memory, to-dos…) when none you see fits: " +
+			"describe the capability in a few words. Matches become callable in your next response.",
 		Parameters: SearchSchema("list saved files"),
 		Resident:   true,
 		Source:     SourceBuiltin,
@@ -63,8 +61,8 @@ func SearchSchema(example string) json.RawMessage {
 	return json.RawMessage(`{
   "type": "object",
   "properties": {
-    "query": {"type": "string", "minLength": 1, "description": "The capability you need, in a few words, e.g. \"` + example + `\"."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Most tools to load (default 5)."}
+    "query": {"type": "string", "minLength": 1, "description": "The capability, e.g. \"` + example + `\"."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Most tools to load."}
   },
   "required": ["query"],
   "additionalProperties": false

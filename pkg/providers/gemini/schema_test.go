@@ -131,14 +131,14 @@ func TestTranslateRealToolSchemas(t *testing.T) {
 		want   string
 	}{
 		{"tool search", tools.NewToolSearch().Spec().Parameters,
-			`{"properties":{"limit":{"default":5,"description":"Most tools to load (default 5).","maximum":20,"minimum":1,"type":"INTEGER"},` +
-				`"query":{"description":"The capability you need, in a few words, e.g. \"list saved files\".","minLength":"1","type":"STRING"}},"required":["query"],"type":"OBJECT"}`},
+			`{"properties":{"limit":{"default":5,"description":"Most tools to load.","maximum":20,"minimum":1,"type":"INTEGER"},` +
+				`"query":{"description":"The capability, e.g. \"list saved files\".","minLength":"1","type":"STRING"}},"required":["query"],"type":"OBJECT"}`},
 		{"ask user", askuser.New().Spec().Parameters, ""},
 		{"web search", json.RawMessage(websearch.Schema), ""},
 		{"web fetch: the free-form headers map is left out", json.RawMessage(webfetch.Schema),
-			`{"properties":{"cursor":{"description":"next_cursor from an earlier call, to read the next page; it wins over url.","minLength":"1","type":"STRING"},` +
-				`"prompt":{"description":"A question about the page; a long page is then answered instead of returned.","maxLength":"4000","minLength":"1","type":"STRING"},` +
-				`"url":{"description":"The http:// or https:// URL to read (at most 2,000 characters).","maxLength":"2000","minLength":"1","type":"STRING"}},"type":"OBJECT"}`},
+			`{"properties":{"cursor":{"description":"next_cursor of an earlier call; wins over url.","minLength":"1","type":"STRING"},` +
+				`"prompt":{"description":"A question about the page.","maxLength":"4000","minLength":"1","type":"STRING"},` +
+				`"url":{"description":"The http(s) URL to read.","maxLength":"2000","minLength":"1","type":"STRING"}},"type":"OBJECT"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := translate(t, string(tt.schema))

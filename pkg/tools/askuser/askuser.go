@@ -25,33 +25,28 @@ func New() tools.Tool { return askUser{} }
 // askUser is tavo_ask_user.
 type askUser struct{}
 
-const description = "Ask the person who runs you a question and wait for the reply. Call it when information " +
-	"you need is missing or the request is ambiguous, or when you need their choice or confirmation, and the " +
-	"answer would materially change the result; do this instead of guessing or asking in your reply text. " +
-	"Offer a few concise options when they fit; free-text answers stay allowed unless allowOther is false. " +
-	"Do not interrupt for minor details you can safely infer. Returns " +
-	`{"status":"answered","answer":…,"source":"option"|"custom"} or {"status":"cancelled"}. ` +
-	"To ask several related questions at once, pass questions (1-4, each with a header and 2-4 options; " +
-	"do not add an Other option, free text is always allowed) instead of question; that returns " +
-	`{"status":"answered","answers":[{question, header, selected:[labels], custom?}],"text":…}.`
+const description = "Ask the person who runs you a question and wait for the reply. Use it instead of guessing " +
+	"when a missing fact or their choice would change the result; offer short options when they fit. Returns " +
+	`{"status":"answered","answer","source"} or {"status":"cancelled"}; with questions (1-4 at once; never add ` +
+	`an Other option, free text is always allowed) {"status":"answered","answers","text"}.`
 
 const schema = `{
   "type": "object",
   "properties": {
-    "question": {"type": "string", "minLength": 1, "description": "The question, short and self-contained."},
+    "question": {"type": "string", "minLength": 1, "description": "Short and self-contained."},
     "options": {
       "type": "array",
-      "description": "Suggested answers: plain strings, or objects with value and label.",
+      "description": "Strings or {value, label}.",
       "items": {
         "anyOf": [
           {"type": "string", "minLength": 1},
           {
             "type": "object",
             "properties": {
-              "value": {"type": "string", "minLength": 1, "description": "Returned as the answer when picked."},
-              "label": {"type": "string", "minLength": 1, "description": "Shown to the person."},
-              "description": {"type": "string", "description": "One line explaining the option."},
-              "meta": {"type": "string", "description": "A short extra note shown beside the option."}
+              "value": {"type": "string", "minLength": 1},
+              "label": {"type": "string", "minLength": 1},
+              "description": {"type": "string"},
+              "meta": {"type": "string"}
             },
             "required": ["value", "label"],
             "additionalProperties": false
@@ -59,19 +54,19 @@ const schema = `{
         ]
       }
     },
-    "allowOther": {"type": "boolean", "default": true, "description": "Allow a free-text answer besides the options (default true); false requires options."},
-    "defaultValue": {"type": "string", "description": "Answer taken when the person just confirms; must be one of the option values when options are given."},
-    "placeholder": {"type": "string", "description": "Hint shown where free text is typed."},
+    "allowOther": {"type": "boolean", "default": true, "description": "false: options only."},
+    "defaultValue": {"type": "string", "description": "Taken on a bare confirm; an option value if any."},
+    "placeholder": {"type": "string"},
     "questions": {
       "type": "array",
       "minItems": 1,
       "maxItems": 4,
-      "description": "Instead of question: 1-4 questions asked together, each with 2-4 options; the person may always answer in their own words (Other).",
+      "description": "Instead of question: 1-4 questions asked together.",
       "items": {
         "type": "object",
         "properties": {
-          "question": {"type": "string", "minLength": 1, "description": "The complete question, ending with a question mark."},
-          "header": {"type": "string", "minLength": 1, "maxLength": 12, "description": "A very short tag shown before the question, at most 12 characters (e.g. \"Auth method\")."},
+          "question": {"type": "string", "minLength": 1},
+          "header": {"type": "string", "minLength": 1, "maxLength": 12, "description": "A short tag, e.g. \"Auth method\"."},
           "options": {
             "type": "array",
             "minItems": 2,
@@ -79,15 +74,15 @@ const schema = `{
             "items": {
               "type": "object",
               "properties": {
-                "label": {"type": "string", "minLength": 1, "description": "The choice, 1-5 words."},
-                "description": {"type": "string", "minLength": 1, "description": "What choosing it means."},
-                "preview": {"type": "string", "description": "Optional longer content (code, a mock-up) the person can look at before choosing."}
+                "label": {"type": "string", "minLength": 1},
+                "description": {"type": "string", "minLength": 1},
+                "preview": {"type": "string"}
               },
               "required": ["label", "description"],
               "additionalProperties": false
             }
           },
-          "multiSelect": {"type": "boolean", "default": false, "description": "Allow choosing several options."}
+          "multiSelect": {"type": "boolean", "default": false}
         },
         "required": ["question", "header", "options"],
         "additionalProperties": false

@@ -21,22 +21,20 @@ func New(centre *resources.Centre) tools.Tool { return reader{centre: centre} }
 
 type reader struct{ centre *resources.Centre }
 
-const description = "Read a resource by URL, one page at a time: artifact://ID (results too large to show " +
-	"whole, fetched pages), local://NAME and local://global/NAME (stored files), workspace://PATH (the project's " +
-	"files, when a workspace is open), asset://ID (attachments), http(s)://URL. On text, add a line selector " +
-	"before any query: :N, :START-END or :START+COUNT (1-based); write a literal ':' in a name as %3A. " +
-	"?view=meta returns {name, media_type, size, lines, …} without the content. A page returns " +
-	`{"kind":"text","text","source":{url,offset,line,column},"continue"?}; when "continue" is present, ` +
-	"call tavo_read with that exact URL to read on (it keeps your selector); no continue means the end. " +
-	"When another tool's result says truncated:true, read its continue URL the same way. An image answers " +
-	`{"kind":"media",…}; when you can see images it is shown to you in the next request ("attached"). ` +
-	"Add ?question=TEXT to an image URL to have a vision model answer about it."
+const description = "Read a resource by URL, a page at a time: artifact://ID (large results, fetched pages), " +
+	"local://NAME and local://global/NAME (files), workspace://PATH, asset://ID (attachments), http(s)://URL. " +
+	"Text takes a line selector before any query: :N, :START-END, :START+COUNT (a literal ':' is %3A); " +
+	"?view=meta gives {name, media_type, size, lines, …}. A page is " +
+	`{"kind":"text","text","source","continue"?}: call again with continue to read on; none means the end. ` +
+	"A result with truncated:true reads on from its continue URL the same way. Images give " +
+	`{"kind":"media",…}, shown to you in the next request when you can see images; ?question=TEXT asks a ` +
+	"vision model about one."
 
 const schema = `{
   "type": "object",
   "properties": {
-    "url": {"type": "string", "minLength": 1, "maxLength": 2048, "description": "The resource URL, or a continue URL from an earlier read."},
-    "lifetime": {"type": "string", "description": "For images only, when you can see images: once (default, the next request), recent (the next 3 requests) or retain (the rest of the run)."}
+    "url": {"type": "string", "minLength": 1, "maxLength": 2048, "description": "A resource or continue URL."},
+    "lifetime": {"type": "string", "description": "Images: once (default), recent (3 requests) or retain."}
   },
   "required": ["url"],
   "additionalProperties": false

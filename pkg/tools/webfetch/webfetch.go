@@ -69,26 +69,21 @@ type webFetch struct {
 	opts  Options
 }
 
-const description = "Read one web page or HTTP(S) document (GET) and get it as Markdown: HTML, Markdown, plain text, " +
-	"JSON (pretty-printed) and XML. It does not run JavaScript or read PDFs, images or other binary files, and it " +
-	"does not search; give it a URL. headers (e.g. Authorization, Cookie, an API key) are sent as given and kept on " +
-	"same-origin redirects, and dropped with a warning when a redirect leaves the origin. Long documents come in " +
-	"pages of about 24 KiB: when next_cursor is set, call again with only {\"cursor\": next_cursor} to read on; it " +
-	"reads the same snapshot without downloading again, and an expired or invalid cursor fails rather than " +
-	"refetching. Returns {url, final_url, status, mime, title, markdown, next_cursor, truncated, warnings}; a " +
-	"javascript_required warning means the page needs a browser and the text may be empty. With prompt (a question " +
-	"about the page), a long page is read for you and you get {url, title, answer, source_bytes, model, artifact} " +
-	"instead, the answer citing the parts of the page it used and artifact the whole page to read with tavo_read; a short page comes back whole as usual. Pages are cached for 30 " +
-	"minutes per URL and headers."
+const description = "Read one web page or HTTP(S) document (GET) as Markdown (HTML, text, JSON, XML; no " +
+	"JavaScript, PDFs or images). headers are sent as given and dropped, with a warning, on a redirect to " +
+	`another origin. Long documents come in ~24 KiB pages: while next_cursor is set, call again with only {"cursor": ` +
+	"next_cursor}. Returns {url, final_url, status, mime, title, markdown, next_cursor, truncated, warnings}; " +
+	"javascript_required means it needs a browser. With prompt, a long page is answered for you: {url, title, " +
+	"answer, source_bytes, model, artifact} (artifact: the whole page, for tavo_read)."
 
 // Schema is the JSON Schema of the arguments: {url, headers?} or {cursor}.
 const Schema = `{
   "type": "object",
   "properties": {
-    "url": {"type": "string", "minLength": 1, "maxLength": 2000, "description": "The http:// or https:// URL to read (at most 2,000 characters)."},
-    "prompt": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "A question about the page; a long page is then answered instead of returned."},
-    "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Request headers to send, name to value."},
-    "cursor": {"type": "string", "minLength": 1, "description": "next_cursor from an earlier call, to read the next page; it wins over url."}
+    "url": {"type": "string", "minLength": 1, "maxLength": 2000, "description": "The http(s) URL to read."},
+    "prompt": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "A question about the page."},
+    "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Request headers, name to value."},
+    "cursor": {"type": "string", "minLength": 1, "description": "next_cursor of an earlier call; wins over url."}
   },
   "additionalProperties": false
 }`
