@@ -21,7 +21,8 @@ const (
 // to a model (the next request, or a question to the vision model).
 const MaxMediaBytes = 20 << 20
 
-// Lifetime is how long an image stays in the requests of a run.
+// Lifetime is how long an image stays in the requests of a run (once,
+// recent) or of its session (retain).
 type Lifetime string
 
 // The lifetimes of SPEC §11; LifetimeOnce is the default.
@@ -30,7 +31,8 @@ const (
 	LifetimeOnce Lifetime = "once"
 	// LifetimeRecent: the next RecentRequests requests.
 	LifetimeRecent Lifetime = "recent"
-	// LifetimeRetain: every later request of the run.
+	// LifetimeRetain: every later request of the session: the session
+	// keeps it when the run ends (pkg/session), and later runs send it.
 	LifetimeRetain Lifetime = "retain"
 )
 
@@ -68,6 +70,10 @@ type Attachment struct {
 	URL       string
 	MediaType string
 	Data      []byte
+	// Kept is the id of the session's artifact or asset that holds Data
+	// for later runs (a retained image brought back from an earlier run);
+	// "" while nothing of the session keeps these bytes.
+	Kept string
 }
 
 // Attachments are the images a run's next requests carry, for a model
@@ -123,7 +129,10 @@ func (a *Attachments) Pending() []Attachment {
 }
 
 // Sent records that a request carrying Pending was answered: a once image
-// is gone, a recent one has one request fewer to go.
+// is gone, a recent one has one request fewer to go. SPEC §11 consumes an
+// image when the response is stored; the runner stores a round's messages
+// before its next request, and these lifetimes end with the run, so
+// counting at the answer consumes exactly as storing would.
 func (a *Attachments) Sent() {
 	if a == nil {
 		return
@@ -140,6 +149,23 @@ func (a *Attachments) Sent() {
 		}
 	}
 	a.items = kept
+}
+
+// Retained is what is sent with lifetime retain, oldest first: what the
+// session keeps for its later runs.
+func (a *Attachments) Retained() []Attachment {
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []Attachment
+	for _, it := range a.items {
+		if it.left < 0 {
+			out = append(out, it.Attachment)
+		}
+	}
+	return out
 }
 
 // VisionFunc answers a question about an image (?question=): the profile's

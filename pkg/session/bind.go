@@ -10,6 +10,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
@@ -85,6 +86,14 @@ type Binding struct {
 	// question the tavo_ask_user call asked and not yet answered.
 	resumePoint resumePoint
 	question    string
+
+	// retained are the images the session shows in every request: those
+	// it kept from earlier runs, then what the run's stored rounds left
+	// retained; att is the run's attachments (nil without vision);
+	// hadRetained says the session kept some when the run began.
+	retained    []resources.Attachment
+	att         *resources.Attachments
+	hadRetained bool
 }
 
 // Bind attaches a run to a session: the one named by opts.SessionID, or a
@@ -148,6 +157,10 @@ func (b *Binding) load(ctx context.Context, opts BindOptions) error {
 			return err
 		}
 		b.history = h
+		if b.retained, err = loadRetained(ctx, b.st, sessionID); err != nil {
+			return err
+		}
+		b.hadRetained = len(b.retained) > 0
 	}
 	if opts.ResumeFrom != "" {
 		if err := b.resumeFrom(ctx, opts.ResumeFrom); err != nil {
@@ -197,8 +210,9 @@ func (b *Binding) SessionID() string { return b.lease.SessionID() }
 // Configure wires a run to the binding: its run and session ids, the
 // session's history with a compactor (for a continued session, targeting
 // half of o.ContextBudget), the memories after o.System, the resume command,
-// and OnMessages storing each round. Set o.Provider, o.Model, o.System and
-// o.ContextBudget first.
+// OnMessages storing each round, and, for a run that shows images
+// (o.Attachments), the images the session retains. Set o.Provider, o.Model,
+// o.System, o.ContextBudget and o.Attachments first.
 func (b *Binding) Configure(o *runner.Options) {
 	o.RunID = b.RunID()
 	o.SessionID = b.SessionID()
@@ -215,6 +229,7 @@ func (b *Binding) Configure(o *runner.Options) {
 	}
 	o.Resume = resumeCommand + o.SessionID
 	o.OnMessages = b.store
+	b.configureRetained(o)
 	if b.resumedFrom != "" {
 		o.Prompt = b.prompt
 		o.Pending = b.pending
@@ -290,7 +305,8 @@ func (b *Binding) WatchCancel(ctx context.Context, cancel context.CancelCauseFun
 }
 
 // Finish records how the run ended (with run.completed's payload when it
-// was journalled) and releases the session. It records even when ctx is
+// was journalled) and the images the session now retains, and releases the
+// session. It records even when ctx is
 // already cancelled, as it is after a signal. Later calls return the first
 // call's result.
 func (b *Binding) Finish(ctx context.Context, res *runner.Result) error {
@@ -301,6 +317,9 @@ func (b *Binding) Finish(ctx context.Context, res *runner.Result) error {
 		// The question waiting for an answer is where a resume starts.
 		b.resumePoint.PendingCall = b.question
 		err = b.saveResumePoint(ctx)
+	}
+	if rerr := b.saveRetained(ctx); err == nil {
+		err = rerr
 	}
 	if ferr := b.lease.Finish(ctx, res.Status, res.ExitCode, b.completed); ferr != nil {
 		return ferr

@@ -161,6 +161,8 @@ INSERT INTO memory_items (pos, content, created_at, updated_at)
 	ORDER BY CAST(j.key AS INTEGER);
 UPDATE kv SET value = json_remove(value, '$.memories') WHERE key = 'memory';
 `,
+	// 5: images a session retains (SPEC §11): see retained.go.
+	retainedMigration,
 }
 
 // SchemaVersion is the schema version this build writes.
