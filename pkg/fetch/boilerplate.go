@@ -29,6 +29,9 @@ var boilerWords = []string{
 	"pagination", "pager", "morefrom", "more-from", "recommend",
 	"teaser", "taglist", "tagcloud", "tag-cloud", "skip-link", "skiplink",
 	"masthead", "toolbar", "signup", "paywall",
+	// Bylines, author boxes and the meta line of a post: who wrote it and
+	// when, not what it says.
+	"author", "byline", "meta", "rating",
 }
 
 // boilerTokens are whole class or id tokens of page chrome, too short or
@@ -37,6 +40,7 @@ var boilerTokens = map[string]bool{
 	"ad": true, "ads": true, "nav": true, "tags": true,
 	"print": true, "rss": true, "outbrain": true, "taboola": true,
 	"most-popular": true, "mostpopular": true, "popular": true, "trending": true,
+	"tag-links": true, "tags-links": true, "post-tags": true, "entry-tags": true,
 }
 
 // contentWords in an element's own class or id say it holds the article;

@@ -113,9 +113,28 @@ func TestNameVerdict(t *testing.T) {
 		"headline":                  content,
 		"entry-content":             content,
 		"widget Blog":               content,
+		"author-box":                chrome,
+		"author-info":               chrome,
+		"byline":                    chrome,
+		"post-meta":                 chrome,
+		"post-ratings":              chrome,
+		"tag-links":                 chrome,
+		"tag-berlin":                content,
 	} {
 		if got := nameVerdict(v); got != want {
 			t.Errorf("nameVerdict(%q) = %d, want %d", v, got, want)
 		}
 	}
+}
+
+func TestAuthorBoxBylineTagsDropped(t *testing.T) {
+	// Inside the article's own block: who wrote it, the meta line and the
+	// tags are not what it says.
+	src := `<html><body><article><h1>The mill</h1><span class="byline">BYLINE-NAME</span>` +
+		para("BODY-ONE") + para("BODY-TWO") +
+		`<div class="post-meta">META-POSTED in News</div><span class="tag-links"><a href="/t/1">TAG-ONE</a></span>` +
+		`<div class="author-box"><p>AUTHOR-BIO writes about villages and mills.</p></div></article></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-ONE", "BODY-TWO")
+	wantLacks(t, out.Markdown, "BYLINE-NAME", "META-POSTED", "TAG-ONE", "AUTHOR-BIO")
 }
