@@ -127,6 +127,9 @@ func isBoilerLine(n *html.Node) bool {
 			}
 		}
 	}
+	if k <= maxPromoLine && isPromoLine(n, text, k) {
+		return true
+	}
 	if isDateLine(text, k) {
 		return true
 	}
@@ -134,6 +137,71 @@ func isBoilerLine(n *html.Node) bool {
 		return true
 	}
 	return false
+}
+
+// maxPromoLine is the letters and digits of the longest line judged a
+// promotion by its opening: "Read also: <the title of another story>" and
+// calls to subscribe or download run longer than other boilerplate lines,
+// and a paragraph of prose is longer still.
+const maxPromoLine = 200
+
+// readOnOpenings open a pointer to another story; on a longer line they
+// count when a colon or a link follows.
+var readOnOpenings = []string{
+	"read more", "read also", "also read", "see also", "related", "more on", "more from",
+	"lesen sie auch", "lesen sie hier", "lies auch", "auch interessant", "mehr zum thema", "weiterlesen",
+	"à lire aussi", "lire aussi", "voir aussi", "a lire aussi", "leggi anche", "czytaj też", "czytaj także",
+	"zobacz też", "zobacz także", "lee también", "lea también", "lea más", "lea:", "vea también", "ver también",
+	"mira también", "leia também", "leia mais", "veja também",
+}
+
+// callOpenings open a call to the reader rather than text of the article:
+// to subscribe, to download the app, to share what they liked.
+var callOpenings = []string{
+	"if you enjoyed", "if you liked", "if you like this", "enjoyed this", "did you enjoy", "like this article",
+	"for the latest", "download our app", "download the app", "to view the full", "to continue reading",
+	"to read the full", "subscribe to", "sign up for", "never miss", "don't miss", "do you want to be informed",
+	"artikel gefallen", "hat dir der artikel", "hat ihnen der artikel", "gefällt dir", "gefällt ihnen",
+	"um weiterzulesen", "jetzt abonnieren", "pour lire la suite", "abonnez-vous", "inscrivez-vous",
+	"suscríbete", "suscribete",
+}
+
+// isPromoLine reports a line of up to maxPromoLine letters that points to
+// another story ("Read also: …", with a colon or a link) or calls the
+// reader to subscribe, download or share.
+func isPromoLine(n *html.Node, text string, k int) bool {
+	low := strings.ToLower(strings.TrimLeftFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}))
+	for _, w := range callOpenings {
+		if strings.HasPrefix(low, w) {
+			return true
+		}
+	}
+	for _, w := range readOnOpenings {
+		if !strings.HasPrefix(low, w) {
+			continue
+		}
+		rest := strings.TrimSpace(low[len(w):])
+		return strings.HasPrefix(rest, ":") || strings.HasSuffix(w, ":") || linkText(n) > k/2
+	}
+	return false
+}
+
+// linkText counts the letters and digits inside links under n.
+func linkText(n *html.Node) int {
+	link := 0
+	var walk func(*html.Node, bool)
+	walk = func(c *html.Node, in bool) {
+		if c.Type == html.TextNode && in {
+			link += countWordChars(c.Data)
+		}
+		for d := c.FirstChild; d != nil; d = d.NextSibling {
+			walk(d, in || d.DataAtom == atom.A && d.Type == html.ElementNode)
+		}
+	}
+	walk(n, false)
+	return link
 }
 
 // isDateLine reports a short line that is only a date or time, maybe with
@@ -172,18 +240,7 @@ func isLinkLine(n *html.Node, k int) bool {
 	if k >= limit {
 		return false
 	}
-	link := 0
-	var walk func(*html.Node, bool)
-	walk = func(c *html.Node, in bool) {
-		if c.Type == html.TextNode && in {
-			link += countWordChars(c.Data)
-		}
-		for d := c.FirstChild; d != nil; d = d.NextSibling {
-			walk(d, in || d.DataAtom == atom.A && d.Type == html.ElementNode)
-		}
-	}
-	walk(n, false)
-	return float64(link) > 0.8*float64(k)
+	return float64(linkText(n)) > 0.8*float64(k)
 }
 
 // dropTrailingHeadings removes the headings left at the end of the

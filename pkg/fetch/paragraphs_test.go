@@ -76,3 +76,17 @@ func TestNarrowArticleWidened(t *testing.T) {
 		}
 	}
 }
+
+func TestPromoLinesDropped(t *testing.T) {
+	// Longer than the short boilerplate lines, but still a pointer to
+	// another story or a call to the reader; prose opening alike stays.
+	src := `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") +
+		`<p>Read also: <a href="/other">PROMO-LINK how the bakery in the next village reopened its doors after twenty years</a></p>` +
+		para("BODY-TWO") +
+		`<p>If you enjoyed CALL-LINE this story about the mill, subscribe to our weekly letter for more of them.</p>` +
+		`<p>Related KEEP-PROSE work on the dam upstream went on through the winter, as the river was low and the frost kept away.</p>` +
+		para("BODY-THREE") + `</article></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "KEEP-PROSE")
+	wantLacks(t, out.Markdown, "PROMO-LINK", "CALL-LINE")
+}
