@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,7 +28,8 @@ const (
 	Lookup = "lookup"
 	// Picture returns an image and a caption.
 	Picture = "picture"
-	// Hang never returns until the call is cancelled.
+	// Hang does not return until the call is cancelled (or HangLimit
+	// passes).
 	Hang = "hang"
 	// Crash makes the server die in the middle of the call.
 	Crash = "crash"
@@ -36,6 +38,9 @@ const (
 	// Big returns a text of n bytes.
 	Big = "big"
 )
+
+// HangLimit bounds the Hang tool, far beyond any client timeout of the tests.
+const HangLimit = 10 * time.Second
 
 // FailMessage is the text of Fail's error result.
 const FailMessage = "the widget is broken"
@@ -104,8 +109,16 @@ func NewServer(crash func()) *mcp.Server {
 		})
 	add(&mcp.Tool{Name: Hang, Description: "Never finish."},
 		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			<-ctx.Done()
-			return nil, ctx.Err()
+			// Bounded all the same: a client that timed out may never
+			// deliver its cancellation (over HTTP it races the client's
+			// close), and closing an MCP session waits for every call in
+			// flight, so an unbounded hang could hold a test forever.
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(HangLimit):
+				return nil, errors.New("hung for too long")
+			}
 		})
 	add(&mcp.Tool{Name: Crash, Description: "Die in the middle of the call."},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
