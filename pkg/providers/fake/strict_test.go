@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tidwall/gjson"
 )
 
@@ -134,5 +135,22 @@ func TestRateLimitLooksReal(t *testing.T) {
 		if resp.Header.Get("Retry-After") != want || resp.Header.Get("Anthropic-Ratelimit-Requests-Remaining") != "0" || gjson.Get(body, "error.type").String() != "rate_limit_error" {
 			t.Fatalf("anthropic 429 headers %v body %s", resp.Header, body)
 		}
+	}
+}
+
+// Unions the specs write as oneOf but whose branches overlap are checked as
+// anyOf: a Responses user message with content parts matches two branches,
+// and the real API takes it. A value matching no branch is still refused.
+func TestOverlappingUnionsAccepted(t *testing.T) {
+	fixturesOrSkip(t)
+	v := &Validator{}
+	ok := `{"model":"gpt-5","input":[{"role":"user","content":[{"type":"input_text","text":"What is this?"},` +
+		`{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo=","detail":"auto"}]}]}`
+	if err := v.Validate(providers.ProtocolOpenAIResponses, []byte(ok)); err != nil {
+		t.Fatalf("a user message with text and image parts was refused: %v", err)
+	}
+	bad := `{"model":"gpt-5","input":[{"role":"user","content":[{"type":"input_nonsense","text":"x"}]}]}`
+	if err := v.Validate(providers.ProtocolOpenAIResponses, []byte(bad)); err == nil {
+		t.Fatal("a content part of no known type was accepted")
 	}
 }

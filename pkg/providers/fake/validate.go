@@ -161,7 +161,10 @@ func compileComponent(ref schemaRef) (*jsonschema.Schema, map[string]bool, error
 // OpenAPI 3.0's "nullable": true adds null to the type (or wraps the schema
 // in anyOf), boolean exclusiveMinimum/exclusiveMaximum become numbers, and
 // draft 2019-09's $recursiveAnchor/$recursiveRef (OpenAI's CompoundFilter)
-// become a plain $ref to the anchoring schema.
+// become a plain $ref to the anchoring schema. "oneOf" becomes "anyOf": the
+// specs write unions whose branches overlap as oneOf (a Responses user
+// message with content parts matches both the easy-input and the item
+// message branch), and the APIs accept a value that matches several.
 func fromOpenAPI(v any) any {
 	return rewrite(v, "", "")
 }
@@ -180,6 +183,12 @@ func rewrite(v any, ptr, anchor string) any {
 			delete(v, "$recursiveAnchor")
 			if a {
 				anchor = ptr
+			}
+		}
+		if one, ok := v["oneOf"]; ok {
+			if _, both := v["anyOf"]; !both {
+				delete(v, "oneOf")
+				v["anyOf"] = one
 			}
 		}
 		if ref, ok := v["$recursiveRef"].(string); ok && ref == "#" {
