@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tavo-cli/tavo/pkg/config"
+
 	"github.com/spf13/cobra"
 )
 
@@ -92,7 +94,7 @@ func groupUsageTemplate(t string) string {
 func closest(word string, names []string) []string {
 	best, out := -1, []string(nil)
 	for _, n := range names {
-		d := editDistance(strings.ToLower(word), strings.ToLower(n))
+		d := config.EditDistance(strings.ToLower(word), strings.ToLower(n))
 		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(word)) {
 			d = 0
 		}
@@ -104,26 +106,4 @@ func closest(word string, names []string) []string {
 		}
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes
-// (command names are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

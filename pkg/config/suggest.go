@@ -45,7 +45,7 @@ func closestTag(t reflect.Type, part string) string {
 		if name == "" {
 			continue
 		}
-		if d := editDistance(strings.ToLower(part), name); d < bestDist {
+		if d := EditDistance(strings.ToLower(part), name); d < bestDist {
 			best, bestDist = name, d
 		}
 	}
@@ -69,8 +69,10 @@ func tagName(f reflect.StructField) string {
 	return name
 }
 
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in bytes (the
+// names it compares, config keys and command names, are ASCII). It ranks
+// "did you mean" suggestions here and in cmd.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -53,16 +53,27 @@ type ProtocolInfo struct {
 	hasVersion func(segment string) bool
 }
 
+// OpenAI's two protocols share one API: its root, variables, key and the
+// default model are written once here.
+const (
+	openAIDefaultModel = "gpt-5-mini"
+	openAIBaseURL      = "https://api.openai.com/v1"
+	openAIBaseURLEnv   = "OPENAI_BASE_URL"
+	openAIKeyEnv       = "OPENAI_API_KEY"
+)
+
+var openAIAuth = Auth{Header: "Authorization", Prefix: "Bearer "}
+
 // protocols is the table. Its order is the order of AllProtocols, of help
 // texts and of error messages.
 var protocols = [...]ProtocolInfo{
 	{
 		Protocol:       ProtocolOpenAI,
-		DefaultModel:   "gpt-5-mini",
-		DefaultBaseURL: "https://api.openai.com/v1",
-		BaseURLEnv:     "OPENAI_BASE_URL",
-		KeyEnvs:        []string{"OPENAI_API_KEY"},
-		Auth:           Auth{Header: "Authorization", Prefix: "Bearer "},
+		DefaultModel:   openAIDefaultModel,
+		DefaultBaseURL: openAIBaseURL,
+		BaseURLEnv:     openAIBaseURLEnv,
+		KeyEnvs:        []string{openAIKeyEnv},
+		Auth:           openAIAuth,
 		OwnedKeys: map[string]string{
 			"model": ownModel, "messages": ownConversation, "tools": ownTools, "stream": ownStream,
 			"max_completion_tokens": ownMaxOutput, "response_format": ownSchema,
@@ -70,11 +81,11 @@ var protocols = [...]ProtocolInfo{
 	},
 	{
 		Protocol:       ProtocolOpenAIResponses,
-		DefaultModel:   "gpt-5-mini",
-		DefaultBaseURL: "https://api.openai.com/v1",
-		BaseURLEnv:     "OPENAI_BASE_URL",
-		KeyEnvs:        []string{"OPENAI_API_KEY"},
-		Auth:           Auth{Header: "Authorization", Prefix: "Bearer "},
+		DefaultModel:   openAIDefaultModel,
+		DefaultBaseURL: openAIBaseURL,
+		BaseURLEnv:     openAIBaseURLEnv,
+		KeyEnvs:        []string{openAIKeyEnv},
+		Auth:           openAIAuth,
 		OwnedKeys: map[string]string{
 			"model": ownModel, "input": ownConversation, "instructions": ownSystem, "tools": ownTools,
 			"stream": ownStream, "max_output_tokens": ownMaxOutput,
