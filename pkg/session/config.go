@@ -157,11 +157,13 @@ func Remembered(flags Config, res *config.Resolved) Config {
 	if outside("provider") {
 		c.Provider = string(res.Protocol)
 	}
-	if outside("model") {
-		c.Model = res.Model
-	}
 	if outside("base_url") {
 		c.BaseURL = res.BaseURL
+	}
+	// A kept base URL comes back as an override, under which the protocol's
+	// default model no longer applies: keep the model the run used with it.
+	if outside("model") || c.BaseURL != "" {
+		c.Model = res.Model
 	}
 	return c
 }
