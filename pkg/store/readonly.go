@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -37,15 +36,7 @@ func unwritable(err error) bool {
 // and no interrupted run is recovered: those are writes.
 func openReadOnly(ctx context.Context, dir string, cause error) (*Store, error) {
 	path := filepath.Join(dir, FileName)
-	s := &Store{
-		dir:        dir,
-		path:       path,
-		wsem:       make(chan struct{}, 1),
-		now:        time.Now,
-		pollEvery:  200 * time.Millisecond,
-		flushEvery: 50 * time.Millisecond,
-		journalMax: journalMaxPending,
-	}
+	s := newStore(dir, path)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		// A private in-memory database, shared by the pool's connections
 		// through a name unique to this Store (its address, while it lives).

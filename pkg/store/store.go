@@ -127,16 +127,8 @@ func openWritable(ctx context.Context, dir string) (*Store, error) {
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(0)
-	s := &Store{
-		dir:        dir,
-		path:       path,
-		db:         db,
-		wsem:       make(chan struct{}, 1),
-		now:        time.Now,
-		pollEvery:  200 * time.Millisecond,
-		flushEvery: 50 * time.Millisecond,
-		journalMax: journalMaxPending,
-	}
+	s := newStore(dir, path)
+	s.db = db
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -151,6 +143,20 @@ func openWritable(ctx context.Context, dir string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// newStore is a Store for the database at path in dir, with the timings
+// every store uses; the caller opens its db.
+func newStore(dir, path string) *Store {
+	return &Store{
+		dir:        dir,
+		path:       path,
+		wsem:       make(chan struct{}, 1),
+		now:        time.Now,
+		pollEvery:  200 * time.Millisecond,
+		flushEvery: 50 * time.Millisecond,
+		journalMax: journalMaxPending,
+	}
 }
 
 // Close closes the database. Leases must be finished first.
