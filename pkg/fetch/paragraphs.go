@@ -26,6 +26,7 @@ func filterArticle(n *html.Node) {
 			remove(b)
 		}
 	}
+	cutAtEnd(n, blocks)
 	dropTrailingHeadings(n)
 }
 
@@ -315,4 +316,107 @@ func isCaption(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// Where an article ends. Pages close an article with sections that are
+// not its text: the comment thread, "Related articles", "More from",
+// "About the author". Pruning removes the ones the page names as such;
+// the others open with a heading (or a bold label standing as one) in
+// the words every site uses, and all that follows it is that section or
+// more of the page's chrome. The cut is made only in the second half of
+// the article, so a heading near the top ("Related work" in a paper, a
+// "Comments" section that is the topic) cannot empty it.
+
+// endOpenings open the heading of a section that ends the article.
+var endOpenings = []string{
+	// related and further reading
+	"related", "read more", "read also", "more from", "more on", "more stories", "more articles", "see also",
+	"you may also", "you might also", "recommended for you", "further reading", "latest news", "latest articles",
+	"latest posts", "latest stories", "most popular", "most read", "top stories", "other articles", "other stories",
+	"mehr zum thema", "mehr themen", "mehr zu", "mehr aus", "mehr von", "weitere artikel", "weitere beiträge",
+	"weitere themen", "weitere nachrichten", "weiterführend", "ähnliche", "verwandte", "neueste", "neuste",
+	"aktuelle artikel", "auch lesen", "lesen sie auch", "lies auch", "das könnte", "diese artikel", "zum weiterlesen",
+	"meistgelesen", "beliebteste",
+	"à lire aussi", "a lire aussi", "lire aussi", "sur le même sujet", "articles similaires", "dans la même rubrique",
+	"leggi anche", "articoli correlati", "potrebbe interessarti", "lee también", "te puede interesar",
+	"le puede interesar", "noticias relacionadas", "más noticias", "leia também", "veja também",
+	"czytaj też", "czytaj także", "zobacz też", "zobacz także", "podobne", "lue aiheesta", "lue myös",
+	// comments
+	"comments", "leave a reply", "leave a comment", "responses", "kommentare",
+	"commentaires", "commenti", "comentarios", "komentarze",
+	// the author
+	"about the author", "über den autor", "über die autorin", "zum autor", "zur autorin", "autor:innen",
+	"à propos de l'auteur", "sobre el autor",
+	// sharing
+	"share this", "share on", "teilen", "diesen artikel teilen", "artikel teilen", "partager", "compartir",
+}
+
+// maxEndHeading is the letters and digits of the longest heading taken
+// for the opening of an end section.
+const maxEndHeading = 60
+
+// cutAtEnd removes, from the article under n, the first end-section
+// heading in its second half and everything after it.
+func cutAtEnd(n *html.Node, blocks []*html.Node) {
+	total := textLen(n)
+	seen := 0
+	for _, b := range blocks {
+		if b.Parent == nil {
+			continue
+		}
+		k := textLen(b)
+		if 2*seen >= total && isEndHeading(b, k) {
+			removeFrom(n, b)
+			return
+		}
+		seen += k
+	}
+}
+
+// isEndHeading reports a heading, or a short line standing as one (all
+// bold, or ending in a colon), that opens an end section.
+func isEndHeading(b *html.Node, k int) bool {
+	if k == 0 || k > maxEndHeading {
+		return false
+	}
+	text := strings.TrimSpace(cleanSpace(textOf(b)))
+	if !isHeading(b) && !strings.HasSuffix(text, ":") && !allBold(b) {
+		return false
+	}
+	low := strings.ToLower(strings.TrimLeftFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && r != 'à' // "12 Comments", "» Related"
+	}))
+	for _, w := range endOpenings {
+		if strings.HasPrefix(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// allBold reports a block whose text is all inside <strong> or <b>.
+func allBold(n *html.Node) bool {
+	plain := 0
+	var walk func(*html.Node, bool)
+	walk = func(c *html.Node, bold bool) {
+		if c.Type == html.TextNode && !bold {
+			plain += countWordChars(c.Data)
+		}
+		for d := c.FirstChild; d != nil; d = d.NextSibling {
+			walk(d, bold || d.Type == html.ElementNode && (d.DataAtom == atom.Strong || d.DataAtom == atom.B))
+		}
+	}
+	walk(n, false)
+	return plain == 0
+}
+
+// removeFrom removes b and everything after it in document order, up to
+// the end of root.
+func removeFrom(root, b *html.Node) {
+	for x := b; x != nil && x != root; x = x.Parent {
+		for next := x.NextSibling; next != nil; next = x.NextSibling {
+			x.Parent.RemoveChild(next)
+		}
+	}
+	remove(b)
 }

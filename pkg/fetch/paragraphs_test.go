@@ -90,3 +90,22 @@ func TestPromoLinesDropped(t *testing.T) {
 	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "KEEP-PROSE")
 	wantLacks(t, out.Markdown, "PROMO-LINK", "CALL-LINE")
 }
+
+func TestEndSectionCut(t *testing.T) {
+	// "Latest news" late in the article opens a section that is not its
+	// text: it goes with all that follows, teasers with prose included.
+	page := func(body string) string {
+		return `<html><body><article><h1>The mill</h1>` + body + `</article></body></html>`
+	}
+	src := page(para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + `<h2>Latest news</h2>` + para("TEASER-PROSE") +
+		`<p><strong>3 Comments</strong></p>` + para("COMMENT-PROSE"))
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE")
+	wantLacks(t, out.Markdown, "Latest news", "TEASER-PROSE", "COMMENT-PROSE")
+	// In the first half the same heading is the article's own.
+	src = page(para("BODY-ONE") + `<h2>Latest news from the mill</h2>` + para("BODY-TWO") + para("BODY-THREE") + para("BODY-FOUR"))
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "Latest news from the mill", "BODY-FOUR")
+	// A heading that only starts like one stays ("Popular varieties").
+	src = page(para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + `<h3>Popular varieties</h3>` + para("VARIETY-PROSE"))
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "Popular varieties", "VARIETY-PROSE")
+}

@@ -11,6 +11,7 @@
 //	go run ./scripts/extract-corpus -tsv out.tsv        # plus one line per page and mode
 //	go run ./scripts/extract-corpus -rows               # tab-separated summary (scripts/bench.sh)
 //	go run ./scripts/extract-corpus -corpus DIR -modes auto,main
+//	go run ./scripts/extract-corpus -out /tmp/md -pages ID  # plus the Markdown, as out/ID.mode.md
 //
 // The per-page TSV (id, mode, tp, fn, fp, tn, ms) is sorted, so two runs can
 // be compared with diff or join to find the pages a change moved.
@@ -58,8 +59,9 @@ func main() {
 	rows := flag.Bool("rows", false, "print the summary as tab-separated rows: mode, F1, precision, recall, ms/page")
 	explain := flag.Bool("explain", false, "print, per page and mode, the snippets missed (FN) and the boilerplate kept (FP)")
 	only := flag.String("pages", "", "comma-separated page IDs to score (default: all)")
+	out := flag.String("out", "", "write each page's Markdown to this directory, as ID.mode.md")
 	flag.Parse()
-	o := options{dir: *dir, modes: strings.Split(*modes, ","), tsv: *tsv, rows: *rows, explain: *explain}
+	o := options{dir: *dir, modes: strings.Split(*modes, ","), tsv: *tsv, out: *out, rows: *rows, explain: *explain}
 	if *only != "" {
 		o.pages = strings.Split(*only, ",")
 	}
@@ -138,7 +140,7 @@ func score(c testCase, text string) (counts, []string) {
 
 // options are the command line.
 type options struct {
-	dir, tsv      string
+	dir, tsv, out string
 	modes, pages  []string
 	rows, explain bool
 }
@@ -209,6 +211,11 @@ func run(ctx context.Context, o options, w io.Writer) error {
 			return fmt.Errorf("unknown mode %q: use auto, main, full or %s", m, baseline)
 		}
 	}
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return fmt.Errorf("create the Markdown directory: %w", err)
+		}
+	}
 	srv, base, err := server(dir)
 	if err != nil {
 		return err
@@ -236,6 +243,11 @@ func run(ctx context.Context, o options, w io.Writer) error {
 			if err != nil {
 				// A page the extractor fails on keeps nothing.
 				fmt.Fprintf(os.Stderr, "extract-corpus: %s %s: %v\n", c.ID, m, err)
+			}
+			if o.out != "" {
+				if err := os.WriteFile(filepath.Join(o.out, c.ID+"."+m+".md"), []byte(md), 0o644); err != nil {
+					return fmt.Errorf("write the Markdown: %w", err)
+				}
 			}
 			k, wrong := score(c, normalize(plainText(md)))
 			if o.explain && len(wrong) > 0 {
