@@ -336,7 +336,8 @@ var endOpenings = []string{
 	"mehr zum thema", "mehr themen", "mehr zu", "mehr aus", "mehr von", "weitere artikel", "weitere beiträge",
 	"weitere themen", "weitere nachrichten", "weiterführend", "ähnliche", "verwandte", "neueste", "neuste",
 	"aktuelle artikel", "auch lesen", "lesen sie auch", "lies auch", "das könnte", "diese artikel", "zum weiterlesen",
-	"meistgelesen", "beliebteste",
+	"meistgelesen", "meist-diskutiert", "meistdiskutiert", "beliebteste", "schon gelesen", "vous aimerez",
+	"más sobre", "mas sobre",
 	"à lire aussi", "a lire aussi", "lire aussi", "sur le même sujet", "articles similaires", "dans la même rubrique",
 	"leggi anche", "articoli correlati", "potrebbe interessarti", "lee también", "te puede interesar",
 	"le puede interesar", "noticias relacionadas", "más noticias", "leia também", "veja também",
@@ -356,21 +357,33 @@ var endOpenings = []string{
 const maxEndHeading = 60
 
 // cutAtEnd removes, from the article under n, the first end-section
-// heading in its second half and everything after it.
+// heading in its second half, or followed by no prose, and everything
+// after it.
 func cutAtEnd(n *html.Node, blocks []*html.Node) {
 	total := textLen(n)
 	seen := 0
-	for _, b := range blocks {
+	for i, b := range blocks {
 		if b.Parent == nil {
 			continue
 		}
 		k := textLen(b)
-		if 2*seen >= total && isEndHeading(b, k) {
+		if isEndHeading(b, k) && (2*seen >= total || !proseAfter(blocks[i+1:])) {
 			removeFrom(n, b)
 			return
 		}
 		seen += k
 	}
+}
+
+// proseAfter reports whether any of the blocks still in the tree is a
+// paragraph of prose.
+func proseAfter(blocks []*html.Node) bool {
+	for _, b := range blocks {
+		if b.Parent != nil && b.DataAtom == atom.P && plainTextLen(b) >= minParagraph {
+			return true
+		}
+	}
+	return false
 }
 
 // isEndHeading reports a heading, or a short line standing as one (all
