@@ -108,7 +108,12 @@ var boilerOpenings = []string{
 	// meta
 	"posted in", "filed under", "tags:", "schlagwörter", "kategorie", "category:", "permalink",
 	"this entry was posted", "published", "updated", "aktualisiert", "publiziert", "veröffentlicht",
-	"stand:", "opublikowano", "publikacja",
+	"stand:", "opublikowano", "publikacja", "von:", "by:",
+	// controls written as text
+	"zurück", "back to", "bild anzeigen", "lade weitere", "load more", "show more", "mehr anzeigen",
+	"ihr warenkorb", "your cart", "valora esta", "rate this", "wie bewerten sie", "bewerten sie",
+	"nos siga", "siga-nos", "síguenos", "folgen sie uns", "pdf herunterladen", "als pdf", "download pdf",
+	"externer inhalt", "inhaltsverzeichnis", "table of contents", "kontakt", "ansprechpartner",
 }
 
 // isBoilerLine reports a leaf block that is a line of boilerplate.

@@ -38,11 +38,13 @@ func TestBoilerplateLinesDropped(t *testing.T) {
 		`<p>Updated: 05.02.2020, 10:27</p>` +
 		`<p>23.10.2018</p>` +
 		`<p><a href="/next">NEXT-LINK</a></p>` +
+		`<p>Zurück zur LISTENANSICHT</p>` +
+		`<p>Rate this ARTICLE-RATING</p>` +
 		`<p>Share this with your friends and READ-MORE-PROSE: a paragraph that opens with a verb of sharing but goes on
 		for long enough to be the article's own text, and so stays where it is.</p>`)
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "READ-MORE-PROSE")
-	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK")
+	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING")
 }
 
 func TestTrailingHeadingDropped(t *testing.T) {
