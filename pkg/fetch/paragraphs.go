@@ -41,6 +41,7 @@ var lineBlocks = map[atom.Atom]bool{
 	atom.P: true, atom.Div: true, atom.H1: true, atom.H2: true, atom.H3: true,
 	atom.H4: true, atom.H5: true, atom.H6: true, atom.Section: true, atom.Header: true,
 	atom.Span: true, atom.Time: true, atom.Small: true, atom.Dd: true, atom.Dt: true,
+	atom.Li: true,
 }
 
 // isBlock reports the elements that break lines.
@@ -139,7 +140,9 @@ func isBoilerLine(n *html.Node) bool {
 	if isDateLine(text, k) {
 		return true
 	}
-	if isLinkLine(n, k) {
+	// A list item that is a link is an entry of a list the article
+	// gives (sources, further reading it chose): pruning judged the list.
+	if n.DataAtom != atom.Li && isLinkLine(n, k) {
 		return true
 	}
 	return false

@@ -111,3 +111,13 @@ func TestEndSectionCut(t *testing.T) {
 	src = page(para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + `<h3>Popular varieties</h3>` + para("VARIETY-PROSE"))
 	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "Popular varieties", "VARIETY-PROSE")
 }
+
+func TestListItemLines(t *testing.T) {
+	// A list item is judged as a line by its words; one that is a link
+	// stays, an entry of a list the article gives.
+	src := article(`<ul><li>Published: 2021-04-29 LIST-DATE</li><li>ITEM-KEPT the first step of the restoration</li>` +
+		`<li><a href="/src">LINKED-SOURCE</a></li></ul>`)
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "ITEM-KEPT", "LINKED-SOURCE")
+	wantLacks(t, out.Markdown, "LIST-DATE")
+}
