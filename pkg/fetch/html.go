@@ -17,6 +17,11 @@ import (
 // trusted over the pruned page (readability's own threshold).
 const minArticleChars = 500
 
+// ldWitness is how many times longer than the extracted article a
+// JSON-LD articleBody must be to replace it: metadata that merely repeats
+// the article, or a summary of it, must not.
+const ldWitness = 2
+
 // maxExtractElements bounds the pages readability is run on: its cost grows
 // faster than the page, and real pages stay far below this (about 10,000
 // elements per MB of HTML); above it the whole page is converted.
@@ -40,6 +45,11 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 	info := inspect(doc)
 	base := info.base(page)
 	out := &Conversion{Title: info.title()}
+	var ldBody string
+	if mode != ExtractFull {
+		// Read before readability, which drops scripts.
+		ldBody = ldArticleBody(doc)
+	}
 
 	var node *html.Node
 	if mode == ExtractMain && info.elements > maxExtractElements {
@@ -56,6 +66,16 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 				return nil, wrapf(CodeUpstreamError, err, "the HTML could not be parsed: %v", err)
 			}
 			article.Node = widen(doc, textLen(article.Node))
+		}
+		if k := countWordChars(ldBody); k >= minArticleChars && (!ok || k > ldWitness*textLen(article.Node)) {
+			// The page's metadata holds far more of the article than
+			// its markup gave: a page rendered by JavaScript.
+			ld := ldArticleNode(ldBody)
+			filterArticle(ld)
+			if ok {
+				keepLead(ld, article.Node, ldBody)
+			}
+			article.Node, ok = ld, true
 		}
 		switch {
 		case ok:
