@@ -46,7 +46,7 @@ type Lease struct {
 	s         *Store
 	runID     string
 	sessionID string
-	lock      *fileLock
+	lock      SessionLock
 
 	mu       sync.Mutex
 	drained  *sync.Cond // signalled after each journal write attempt
@@ -119,7 +119,7 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 		return err
 	})
 	if err != nil {
-		lock.release()
+		lock.Release()
 		return nil, err
 	}
 	l := &Lease{
@@ -190,7 +190,7 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.done
-	defer l.lock.release()
+	defer l.lock.Release()
 
 	l.mu.Lock()
 	batch := l.pending
@@ -222,6 +222,9 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 		l.mu.Unlock()
 		err = l.s.write(ctx, op, end)
 	}
+	if err == nil {
+		l.s.engine().Notify(ctx, TopicJournal, l.runID)
+	}
 	l.mu.Lock()
 	jerr := l.journalErr()
 	l.mu.Unlock()
@@ -239,10 +242,16 @@ func (l *Lease) loop() {
 	defer flush.Stop()
 	poll := time.NewTicker(l.s.pollEvery)
 	defer poll.Stop()
+	// Where the engine has notifications, a cancel from another process
+	// arrives at once; the poll stays as a safety net.
+	cancelNote, unwatch := l.s.engine().Watch(TopicCancel, l.runID)
+	defer unwatch()
 	for {
 		select {
 		case <-l.stop:
 			return
+		case <-cancelNote:
+			l.pollCancel()
 		case <-flush.C:
 			l.flush()
 		case <-l.kick:
