@@ -1,7 +1,10 @@
 package cmd
 
 import (
+	"database/sql"
+
 	"context"
+	"github.com/tavo-cli/tavo/pkg/files"
 
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/store"
@@ -48,4 +51,21 @@ func (f *Factory) openStoreAt(ctx context.Context, storeURL string) (*store.Stor
 	}
 	verbosef(f, "store: %s %s (%s)", st.Engine(), st.Location(), source)
 	return st, nil
+}
+
+// Files is the file store: on disk in the data directory with the embedded
+// store, in the database with a PostgreSQL one (opened on first use, so a
+// command that touches no file opens nothing).
+func (f *Factory) Files() *files.Store {
+	return files.OpenWith(f.DataDirectory(), func(ctx context.Context) (*sql.DB, error) {
+		u, err := f.StoreURL()
+		if err != nil || u == "" {
+			return nil, err
+		}
+		st, err := f.Store(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return st.SharedDB(), nil
+	})
 }

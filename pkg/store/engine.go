@@ -184,3 +184,13 @@ var errNoEngine = fmt.Errorf("store: not available on this engine: %w", ErrInval
 
 // Release gives the file lock up, as SessionLock asks.
 func (l *fileLock) Release() { l.release() }
+
+// SharedDB is the database when the store is shared by a fleet (not the
+// embedded engine), for the file store to keep its files in; nil on the
+// embedded engine, whose files stay on disk in the data directory.
+func (s *Store) SharedDB() *sql.DB {
+	if s.eng == nil {
+		return nil
+	}
+	return s.db
+}

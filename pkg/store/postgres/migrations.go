@@ -184,6 +184,29 @@ CREATE TABLE session_leases (
 	expires_at BIGINT NOT NULL
 );
 `,
+	// 2: the file store (package files) in the database, so every machine
+	// sees the same files. name sorts and compares byte by byte (COLLATE
+	// "C"), as the names of a folder do; modified_at is Unix milliseconds.
+	// A session's chat files go with it, as its folder does on disk.
+	`
+CREATE TABLE files (
+	scope       TEXT NOT NULL,
+	session_id  TEXT NOT NULL,
+	name        TEXT COLLATE "C" NOT NULL,
+	size        BIGINT NOT NULL,
+	mime_type   TEXT NOT NULL,
+	modified_at BIGINT NOT NULL,
+	data        BYTEA NOT NULL,
+	PRIMARY KEY (scope, session_id, name)
+);
+CREATE FUNCTION files_go_with_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	DELETE FROM files WHERE scope = 'chat' AND session_id = OLD.id;
+	RETURN OLD;
+END $$;
+CREATE TRIGGER files_go_with_sessions AFTER DELETE ON sessions
+	FOR EACH ROW EXECUTE FUNCTION files_go_with_sessions();
+`,
 }
 
 // migrateLockKey is the session-level advisory lock Migrate holds, so two
