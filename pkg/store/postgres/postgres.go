@@ -207,3 +207,10 @@ func joinHostPort(host string, port uint16) string {
 	}
 	return host + ":" + strconv.Itoa(int(port))
 }
+
+// ResetIdentity points table's identity column past its largest id, after
+// a copy inserted rows with their ids (store.IdentityResetter).
+func (e *Engine) ResetIdentity(ctx context.Context, tx *sql.Tx, table, column string) error {
+	_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence(?, ?), COALESCE((SELECT MAX(`+column+`) FROM `+table+`), 0) + 1, false)`, table, column)
+	return err
+}
