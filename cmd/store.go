@@ -51,6 +51,8 @@ where the store is, and its schema version. Every command does this on first
 use anyway; run it to upgrade a shared PostgreSQL store once, ahead of a fleet.
 Concurrent runs are safe: they queue on a lock and each migration is applied
 once.`,
+		Example: `  tavo store migrate
+  TAVO_STORE_URL=postgres://tavo@db.internal/tavo tavo store migrate -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()

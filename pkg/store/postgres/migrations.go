@@ -218,6 +218,12 @@ const migrateLockKey = 0x7461766d
 // version is read under it, so each migration runs once. A database of a
 // newer tavo is refused.
 func (e *Engine) Migrate(ctx context.Context) error {
+	// The common case, a database already current, costs one query on a
+	// pooled connection (which the store then reuses) and takes no lock.
+	var current int
+	if e.db.QueryRowContext(ctx, `SELECT version FROM tavo_schema`).Scan(&current) == nil && current == len(Migrations) {
+		return nil
+	}
 	conn, err := pgx.ConnectConfig(ctx, e.cfg)
 	if err != nil {
 		return e.errorf("connecting to %s: %w", e.location, err)

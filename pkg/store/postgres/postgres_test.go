@@ -19,7 +19,7 @@ import (
 const EnvURL = "TAVO_TEST_POSTGRES"
 
 // serverURL is the test server's URL, or skips t saying how to get one.
-func serverURL(t *testing.T) string {
+func serverURL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv(EnvURL)
 	if u == "" {
@@ -31,7 +31,7 @@ func serverURL(t *testing.T) string {
 // schemaURL makes an empty schema for name (dropped after the test) and
 // returns the server URL with search_path set to it, so each test gets a
 // store of its own in one database.
-func schemaURL(t *testing.T, name string) string {
+func schemaURL(t testing.TB, name string) string {
 	t.Helper()
 	base := serverURL(t)
 	sum := sha256.Sum256([]byte(name))
@@ -61,7 +61,7 @@ func schemaURL(t *testing.T, name string) string {
 	return u.String()
 }
 
-func exec(t *testing.T, db *sql.DB, q string) {
+func exec(t testing.TB, db *sql.DB, q string) {
 	t.Helper()
 	if _, err := db.Exec(q); err != nil {
 		t.Fatal(err)
