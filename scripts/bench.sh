@@ -50,6 +50,7 @@ erow "\`session send\` set-up, 10,000 stored messages" 'Engine/SessionSendSetup'
 erow "\`session read\` 100-message page, 10,000 stored" 'Engine/ReadMessagesPage' ms/page "< 20 ms"
 erow "\`file ls\` page of 100 over 10,000 files" 'Engine/FileList' ms/page "< 50 ms"
 erow "\`runs events --follow\`: journaled → followed in another process" 'Engine/FollowLatency' ms/event "≤ 50 ms"
+erow "\`runs cancel\` → the run in another process sees it" 'Engine/CancelLatency' ms/cancel "≤ 1 s (SPEC §15)"
 res=$(go test ./pkg/resources/ -run '^$' -bench 'WorkspacePages' -benchtime 4000x)
 rmetric() { echo "$res" | awk -v u="$1" '{ for (i = 1; i <= NF; i++) if ($i == u) print $(i-1) }' | head -1; }
 row "\`tavo_read\` page of a 100 MiB workspace file" "$(rmetric ms/page) ms" "< 5 ms"

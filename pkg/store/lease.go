@@ -62,6 +62,11 @@ type Lease struct {
 
 	finishOnce sync.Once
 	finishErr  error
+
+	// cancelNote receives when another process asks to cancel (engines
+	// with notifications; nil otherwise); unwatch stops it.
+	cancelNote <-chan struct{}
+	unwatch    func()
 }
 
 type journalLine struct {
@@ -130,6 +135,9 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 		cancelled: make(chan struct{}),
 	}
 	l.drained = sync.NewCond(&l.mu)
+	// Watch before the loop starts, and look once after, so a cancel
+	// requested as soon as BeginRun returns is heard, not left to the poll.
+	l.cancelNote, l.unwatch = s.engine().Watch(TopicCancel, runID)
 	go l.loop()
 	return l, nil
 }
@@ -244,13 +252,15 @@ func (l *Lease) loop() {
 	defer poll.Stop()
 	// Where the engine has notifications, a cancel from another process
 	// arrives at once; the poll stays as a safety net.
-	cancelNote, unwatch := l.s.engine().Watch(TopicCancel, l.runID)
-	defer unwatch()
+	defer l.unwatch()
+	if l.cancelNote != nil {
+		l.pollCancel()
+	}
 	for {
 		select {
 		case <-l.stop:
 			return
-		case <-cancelNote:
+		case <-l.cancelNote:
 			l.pollCancel()
 		case <-flush.C:
 			l.flush()

@@ -32,6 +32,7 @@ func BenchmarkEngine(b *testing.B) {
 	b.Run("SessionSendSetup", func(b *testing.B) { storetest.BenchSessionSendSetup(b, open) })
 	b.Run("ReadMessagesPage", func(b *testing.B) { storetest.BenchReadMessagesPage(b, open) })
 	b.Run("FollowLatency", func(b *testing.B) { storetest.BenchFollowLatency(b, open) })
+	b.Run("CancelLatency", func(b *testing.B) { storetest.BenchCancelLatency(b, open) })
 	b.Run("FileList", func(b *testing.B) {
 		s := open(b)()
 		defer s.Close()

@@ -140,3 +140,60 @@ func TestDeadHolderLosesLease(t *testing.T) {
 		t.Fatalf("dead run %+v %v", r, err)
 	}
 }
+
+// TestCancelByNotification: with the safety-net poll out of the way (an
+// hour), a cancel from another handle still reaches the run, so it came by
+// LISTEN/NOTIFY; also when requested the moment BeginRun returns.
+func TestCancelByNotification(t *testing.T) {
+	u := schemaURL(t, t.Name())
+	opts := postgres.Options{PollEvery: time.Hour}
+	a, b := openURL(t, u, opts), openURL(t, u, opts)
+	if _, err := a.CreateSession(context.Background(), "ses_n", "n"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"run_n1", "run_n2", "run_n3"} {
+		l, err := a.BeginRun(context.Background(), id, "ses_n", store.RunMeta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.RequestCancel(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		<-l.Cancelled() // bounded by the test's deadline, not a clock
+		if err := l.Finish(context.Background(), "cancelled", 130, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestFollowByNotification: a follower of another handle's run gets its
+// lines and its end.
+func TestFollowByNotification(t *testing.T) {
+	u := schemaURL(t, t.Name())
+	a, b := openURL(t, u, postgres.Options{}), openURL(t, u, postgres.Options{})
+	if _, err := a.CreateSession(context.Background(), "ses_f", "f"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := a.BeginRun(context.Background(), "run_f", "ses_f", store.RunMeta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan int64, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- b.FollowEvents(context.Background(), "run_f", 0, 0, func(e store.EventRow) error { got <- e.Seq; return nil })
+	}()
+	for i := int64(1); i <= 5; i++ {
+		l.Journal(i, "x", []byte(`{}`))
+		if s := <-got; s != i {
+			t.Fatalf("followed %d, want %d", s, i)
+		}
+	}
+	l.Journal(6, "run.completed", []byte(`{}`))
+	if err := l.Finish(context.Background(), "completed", 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -43,6 +43,9 @@ type Options struct {
 	// LeaseTTL is a session lease's life without a heartbeat (0:
 	// DefaultLeaseTTL). Heartbeats come every third of it.
 	LeaseTTL time.Duration
+	// PollEvery is how often a running run also reads its cancel flag
+	// itself (0: every 5 s), the safety net under LISTEN/NOTIFY.
+	PollEvery time.Duration
 }
 
 // Engine is a PostgreSQL database as a store.Engine.
@@ -52,6 +55,7 @@ type Engine struct {
 	location string
 	password string
 	ttl      time.Duration
+	poll     time.Duration
 
 	notifyOnce sync.Once
 	listener   *listener
@@ -77,6 +81,10 @@ func Open(ctx context.Context, connString string, opts Options) (*Engine, error)
 	if e.ttl <= 0 {
 		e.ttl = DefaultLeaseTTL
 	}
+	e.poll = opts.PollEvery
+	if e.poll <= 0 {
+		e.poll = pollEvery
+	}
 	e.db = sql.OpenDB(connector{inner: stdlib.GetConnector(*cfg)})
 	e.db.SetMaxOpenConns(8)
 	e.db.SetMaxIdleConns(8)
@@ -98,7 +106,7 @@ func (e *Engine) Location() string { return e.location }
 func (e *Engine) DB() *sql.DB { return e.db }
 
 // PollEvery is the safety-net poll of a run's cancel flag.
-func (e *Engine) PollEvery() time.Duration { return pollEvery }
+func (e *Engine) PollEvery() time.Duration { return e.poll }
 
 // Reclaim does nothing: PostgreSQL's autovacuum gives deleted rows' space
 // back to the tables by itself.

@@ -175,3 +175,36 @@ func BenchFileList(b *testing.B, s *files.Store) {
 	}
 	b.ReportMetric(float64(time.Since(t0).Microseconds())/1000/float64(n), "ms/page")
 }
+
+// BenchCancelLatency is the delay from RequestCancel in one handle to the
+// run's Cancelled channel closing in another (`tavo runs cancel` reaching a
+// run on another process or machine), as ms/cancel.
+func BenchCancelLatency(b *testing.B, open BenchOpener) {
+	h := open(b)
+	runner, canceller := h(), h()
+	defer runner.Close()
+	defer canceller.Close()
+	if _, err := runner.CreateSession(ctx(), "ses_c", "c"); err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	var spent time.Duration
+	for b.Loop() {
+		n++
+		id := fmt.Sprint("run_c", n)
+		l, err := runner.BeginRun(ctx(), id, "ses_c", store.RunMeta{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		if err := canceller.RequestCancel(ctx(), id); err != nil {
+			b.Fatal(err)
+		}
+		<-l.Cancelled()
+		spent += time.Since(t0)
+		b.StopTimer()
+		l.Finish(ctx(), "cancelled", 130, nil)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(spent.Microseconds())/1000/float64(n), "ms/cancel")
+}
