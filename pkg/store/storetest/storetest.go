@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 		{"Artifacts", testArtifacts},
 		{"Compactions", testCompactions},
 		{"ConcurrentWriters", testConcurrentWriters},
+		{"PruneAndRetention", testPruneAndRetention},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
@@ -440,5 +441,36 @@ func testConcurrentWriters(t *testing.T, open Opener) {
 	}
 	if len(h) != 40 {
 		t.Fatalf("%d messages", len(h))
+	}
+}
+
+// testPruneAndRetention: a prune removes old runs and journals as planned;
+// retention drops the journals beyond keep_full.
+func testPruneAndRetention(t *testing.T, open Opener) {
+	s := open(t, "a")
+	get(s.CreateSession(ctx(), "ses_p", "p"))(t)
+	for i := range 6 {
+		l := get(s.BeginRun(ctx(), fmt.Sprint("run_p", i), "ses_p", store.RunMeta{}))(t)
+		for j := int64(1); j <= 3; j++ {
+			l.Journal(j, "x", []byte(`{}`))
+		}
+		if err := l.Finish(ctx(), "completed", 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan := get(s.PlanPrune(ctx(), 4, 2))(t)
+	if len(plan.DeleteRuns) != 2 || len(plan.DropEvents) != 2 || plan.FreedEvents != 12 {
+		t.Fatalf("plan %+v", plan)
+	}
+	if err := s.ApplyPrune(ctx(), plan); err != nil {
+		t.Fatal(err)
+	}
+	runs, _ := get2(s.ListRuns(ctx(), "ses_p", 0, ""))(t)
+	if len(runs) != 4 || runs[0].Events != 3 || runs[3].Events != 0 {
+		t.Fatalf("after the prune: %+v", runs)
+	}
+	rep := get(s.ApplyRetention(ctx(), store.Retention{KeepFull: 1}, true))(t)
+	if rep.DroppedEvents != 1 {
+		t.Fatalf("retention %+v", rep)
 	}
 }
