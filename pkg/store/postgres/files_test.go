@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"database/sql"
-	"sync"
 	"testing"
 
 	"github.com/tavo-cli/tavo/pkg/files"
@@ -14,16 +13,9 @@ import (
 // TestFilesConformance: the file store with its files in PostgreSQL.
 func TestFilesConformance(t *testing.T) {
 	serverURL(t)
-	var mu sync.Mutex
-	urls := map[*testing.T]string{}
+	urlOf := perTestSchema()
 	storetest.RunFiles(t, func(t *testing.T) *files.Store {
-		mu.Lock()
-		u, ok := urls[t]
-		if !ok {
-			u = schemaURL(t, t.Name())
-			urls[t] = u
-		}
-		mu.Unlock()
+		u := urlOf(t)
 		s := openURL(t, u, postgres.Options{})
 		db := s.SharedDB()
 		if db == nil {

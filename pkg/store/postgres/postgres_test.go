@@ -84,20 +84,28 @@ func openURL(t *testing.T, u string, opts postgres.Options) *store.Store {
 
 func TestConformance(t *testing.T) {
 	serverURL(t)
-	var mu sync.Mutex
-	urls := map[*testing.T]string{}
+	urlOf := perTestSchema()
 	storetest.Run(t, func(t *testing.T, key string) *store.Store {
-		mu.Lock()
-		u, ok := urls[t]
-		if !ok {
-			u = schemaURL(t, t.Name())
-			urls[t] = u
-		}
-		mu.Unlock()
+		u := urlOf(t)
 		s := openURL(t, u, postgres.Options{})
 		if s.Engine() != "postgres" {
 			t.Fatalf("engine %q", s.Engine())
 		}
 		return s
 	})
+}
+
+// perTestSchema returns a function giving each test its own schema's URL,
+// the same one for every call within that test (two handles on one store).
+func perTestSchema() func(t *testing.T) string {
+	var mu sync.Mutex
+	urls := map[*testing.T]string{}
+	return func(t *testing.T) string {
+		mu.Lock()
+		defer mu.Unlock()
+		if urls[t] == "" {
+			urls[t] = schemaURL(t, t.Name())
+		}
+		return urls[t]
+	}
 }
