@@ -61,7 +61,7 @@ func loadConfig(f *Factory) (*config.Config, error) {
 // when it cannot be opened (a read-only or full disk says so in one line).
 // The caller owns the handle and closes it.
 func openStore(ctx context.Context, f *Factory) (*store.Store, error) {
-	st, err := store.Open(ctx, f.DataDirectory())
+	st, err := f.openStore(ctx)
 	if err != nil {
 		return nil, &ExitError{Code: events.ExitFailed, Err: err}
 	}

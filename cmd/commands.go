@@ -26,6 +26,7 @@ func subcommands(f *Factory) []*cobra.Command {
 		NewCmdVar(f),
 		NewCmdRead(f, nil),
 		NewCmdArtifacts(f, nil),
+		NewCmdStore(f),
 		NewCmdVersion(f, nil),
 		NewCmdDoctor(f, nil),
 		NewCmdCompletion(f),

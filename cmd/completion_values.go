@@ -185,7 +185,7 @@ func completeFiles(f *Factory, o *FileOptions) cobra.CompletionFunc {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		page, err := files.Open(f.DataDirectory()).List(completionContext(c), loc, files.ListOptions{Limit: files.MaxListLimit})
+		page, err := f.Files().List(completionContext(c), loc, files.ListOptions{Limit: files.MaxListLimit})
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

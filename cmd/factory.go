@@ -86,12 +86,16 @@ func (f *Factory) Config() (*config.Config, error) {
 // until the command ends; callers do not close it. A failure is not kept:
 // the next call tries again (the first may have had a cancelled context).
 func (f *Factory) Store(ctx context.Context) (*store.Store, error) {
+	storeURL, err := f.StoreURL()
+	if err != nil {
+		return nil, err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.st != nil {
 		return f.st, nil
 	}
-	st, err := store.Open(ctx, f.DataDirectory())
+	st, err := f.openStoreAt(ctx, storeURL)
 	if err != nil {
 		return nil, err
 	}

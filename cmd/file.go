@@ -169,7 +169,7 @@ func fileLsRun(opts *FileLsOptions) error {
 	}
 	ctx, stop := signalContext(opts.Ctx)
 	defer stop()
-	store := files.Open(f.DataDirectory())
+	store := f.Files()
 	page := files.Page{Files: []files.Entry{}}
 	next := opts.Cursor
 	for {
@@ -278,7 +278,7 @@ func fileGetRun(opts *FileGetOptions) error {
 	}
 	ctx, stop := signalContext(opts.Ctx)
 	defer stop()
-	rc, _, err := files.Open(opts.Factory.DataDirectory()).Reader(ctx, loc, opts.Name)
+	rc, _, err := opts.Factory.Files().Reader(ctx, loc, opts.Name)
 	if err != nil {
 		return fileError(err)
 	}
@@ -348,7 +348,7 @@ func filePutRun(opts *FilePutOptions) error {
 	}
 	ctx, stop := signalContext(opts.Ctx)
 	defer stop()
-	e, err := files.Open(f.DataDirectory()).SaveFrom(ctx, loc, opts.Name, in)
+	e, err := f.Files().SaveFrom(ctx, loc, opts.Name, in)
 	if err != nil {
 		return fileError(err)
 	}
@@ -398,7 +398,7 @@ func fileRmRun(opts *FileRmOptions) error {
 	}
 	ctx, stop := signalContext(opts.Ctx)
 	defer stop()
-	store := files.Open(opts.Factory.DataDirectory())
+	store := opts.Factory.Files()
 	var last error
 	for _, name := range opts.Names {
 		if err := store.Delete(ctx, loc, name); err != nil {
@@ -450,7 +450,7 @@ func fileExistsRun(opts *FileExistsOptions) error {
 	if err := opts.requireSession(opts.Ctx, opts.Factory); err != nil {
 		return err
 	}
-	ok, err := files.Open(opts.Factory.DataDirectory()).Exists(opts.Ctx, loc, opts.Name)
+	ok, err := opts.Factory.Files().Exists(opts.Ctx, loc, opts.Name)
 	if err != nil {
 		return fileError(err)
 	}

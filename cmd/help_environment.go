@@ -28,6 +28,9 @@ only where a line says so (see docs/config.md for the whole order).
 tavo's own:
   TAVO_CONFIG            config file (like --config); default $XDG_CONFIG_HOME/tavo/config.toml
   TAVO_DATA_DIR          data directory (like --data-dir); default $XDG_DATA_HOME/tavo
+  TAVO_STORE_URL         store URL (beats [store] url): postgres://… for fleet mode;
+                         unset: the embedded SQLite store in the data directory
+                         (PostgreSQL also reads libpq's PG* variables, ~/.pgpass)
   TAVO_PROFILE           profile to use when -p/--profile is not given (beats default_profile)
   TAVO_MODEL             model when neither -m/--model nor the profile names one
                          (else the protocol's default model, below)

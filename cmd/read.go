@@ -137,7 +137,7 @@ func readRun(opts *ReadOptions) error {
 		return err
 	}
 	log := f.auditLog()
-	c, err := resources.NewStandard(resources.Engines{Store: log.open, Files: files.Open(f.DataDirectory()),
+	c, err := resources.NewStandard(resources.Engines{Store: log.open, Files: f.Files(),
 		Fetch: fetchEngineWith(log), Workspace: ws})
 	if err != nil {
 		return usageError(fmt.Errorf("workspace: %w", err))

@@ -8,7 +8,6 @@ import (
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/extensions"
 	"github.com/tavo-cli/tavo/pkg/fetch"
-	"github.com/tavo-cli/tavo/pkg/files"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/search"
 	"github.com/tavo-cli/tavo/pkg/tools"
@@ -118,7 +117,7 @@ func toolDeps(f *Factory, cfg *config.Config) (builtin.Deps, error) {
 	log := f.auditLog()
 	d.Fetch = fetchEngineWith(log)
 	d.FetchCache = pageCache(f)
-	d.Files = files.Open(f.DataDirectory())
+	d.Files = f.Files()
 	d.State = log.open
 	d.Resources = newCentre(d, "")
 	if s, err := searchRunner(cfg, "", f.Getenv, log); err != nil {

@@ -34,6 +34,23 @@ row "\`session send\` set-up, 10,000 stored messages" "$(smetric SessionSendSetu
 row "\`session read\` 100-message page, 10,000 stored" "$(smetric ReadMessagesPage ms/page) ms" "< 20 ms"
 files=$(go test ./pkg/files/ -run '^$' -bench 'List10k' -benchtime 20x)
 row "\`file ls\` page of 100 over 10,000 files" "$(echo "$files" | awk '/ext\/first\/limit=100/ { for (i = 1; i <= NF; i++) if ($i == "ms/page") print $(i-1) }' | head -1) ms" "< 50 ms"
+# The store targets on both engines (SPEC §15): the same benchmarks
+# (pkg/store/storetest) on the embedded SQLite store and on PostgreSQL over a
+# local socket (a throwaway server from scripts/with-postgres.sh, or the one
+# TAVO_TEST_POSTGRES names).
+eng_sqlite=$(go test ./pkg/store/ -run '^$' -bench '^BenchmarkEngine$' -benchtime 20x)
+if [[ -n "${TAVO_TEST_POSTGRES:-}" ]]; then
+  eng_pg=$(go test ./pkg/store/postgres/ -run '^$' -bench '^BenchmarkEngine$' -benchtime 20x)
+else
+  eng_pg=$(scripts/with-postgres.sh go test ./pkg/store/postgres/ -run '^$' -bench '^BenchmarkEngine$' -benchtime 20x 2>/dev/null || true)
+fi
+emetric() { echo "$1" | awk -v b="$2" -v u="$3" '$1 ~ b { for (i = 1; i <= NF; i++) if ($i == u) print $(i-1) }' | head -1; }
+erow() { row "$1 (SQLite │ PostgreSQL)" "$(emetric "$eng_sqlite" "$2" "$3") │ $(emetric "$eng_pg" "$2" "$3") ${3%%/*}" "$4"; }
+erow "\`session send\` set-up, 10,000 stored messages" 'Engine/SessionSendSetup' ms/setup "< 100 ms"
+erow "\`session read\` 100-message page, 10,000 stored" 'Engine/ReadMessagesPage' ms/page "< 20 ms"
+erow "\`file ls\` page of 100 over 10,000 files" 'Engine/FileList' ms/page "< 50 ms"
+erow "\`runs events --follow\`: journaled → followed in another process" 'Engine/FollowLatency' ms/event "≤ 50 ms"
+erow "\`runs cancel\` → the run in another process sees it" 'Engine/CancelLatency' ms/cancel "≤ 1 s (SPEC §15)"
 res=$(go test ./pkg/resources/ -run '^$' -bench 'WorkspacePages' -benchtime 4000x)
 rmetric() { echo "$res" | awk -v u="$1" '{ for (i = 1; i <= NF; i++) if ($i == u) print $(i-1) }' | head -1; }
 row "\`tavo_read\` page of a 100 MiB workspace file" "$(rmetric ms/page) ms" "< 5 ms"

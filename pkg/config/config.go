@@ -33,6 +33,8 @@ type Config struct {
 	Retention Retention `toml:"retention,omitempty"`
 	// Fetch holds web fetch settings shared by every profile (SPEC §16).
 	Fetch Fetch `toml:"fetch,omitempty"`
+	// Store says where the store is (SPEC §15): [store] url.
+	Store Store `toml:"store,omitempty"`
 
 	path string
 }

@@ -48,6 +48,15 @@ func (s *Store) List(ctx context.Context, loc Location, opts ListOptions) (Page,
 		return Page{}, invalid("limit", "an integer from 1 to 200",
 			fmt.Sprintf("limit %d is out of range: use 1 to %d", opts.Limit, MaxListLimit))
 	}
+	db, err := s.database(ctx)
+	if err != nil {
+		return Page{}, err
+	}
+	if db != nil {
+		if err := s.loadDBKey(ctx, db); err != nil {
+			return Page{}, err
+		}
+	}
 	after := ""
 	if opts.Cursor != "" {
 		a, err := s.readCursor(loc, opts.Cursor)
@@ -58,6 +67,9 @@ func (s *Store) List(ctx context.Context, loc Location, opts ListOptions) (Page,
 	}
 	if err := ctx.Err(); err != nil {
 		return Page{}, err
+	}
+	if db != nil {
+		return s.dbPage(ctx, db, loc, after, limit)
 	}
 	dir := s.dir(loc)
 	names, err := readNames(dir, after)

@@ -44,6 +44,9 @@ type Store struct {
 
 	mu  sync.Mutex
 	key []byte // cursor signing key, loaded on first use
+
+	// dbOpen, when set, may put the files in a database (OpenWith).
+	dbOpen DBOpener
 }
 
 // Open returns the store of dataDir. Nothing is read or created until the
@@ -124,6 +127,11 @@ func (s *Store) SaveFrom(ctx context.Context, loc Location, name string, r io.Re
 	}
 	if err := ctx.Err(); err != nil {
 		return Entry{}, err
+	}
+	if db, err := s.database(ctx); err != nil {
+		return Entry{}, err
+	} else if db != nil {
+		return s.dbSave(ctx, db, loc, name, r)
 	}
 	dir := filepath.Dir(target)
 	staging := filepath.Join(s.root, stagingDir)
@@ -222,6 +230,11 @@ func (s *Store) Reader(ctx context.Context, loc Location, name string) (io.ReadC
 	if err := ctx.Err(); err != nil {
 		return nil, Entry{}, err
 	}
+	if db, err := s.database(ctx); err != nil {
+		return nil, Entry{}, err
+	} else if db != nil {
+		return s.dbReader(ctx, db, loc, name)
+	}
 	f, err := openRegular(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -256,6 +269,11 @@ func (s *Store) Stat(ctx context.Context, loc Location, name string) (Entry, err
 	if err := ctx.Err(); err != nil {
 		return Entry{}, err
 	}
+	if db, err := s.database(ctx); err != nil {
+		return Entry{}, err
+	} else if db != nil {
+		return s.dbStat(ctx, db, loc, name)
+	}
 	st, err := os.Lstat(p)
 	if err != nil || !st.Mode().IsRegular() {
 		if err == nil || errors.Is(err, fs.ErrNotExist) {
@@ -283,6 +301,11 @@ func (s *Store) Delete(ctx context.Context, loc Location, name string) error {
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if db, err := s.database(ctx); err != nil {
+		return err
+	} else if db != nil {
+		return s.dbDelete(ctx, db, loc, name)
 	}
 	// Only regular files are the store's: a folder or link someone put
 	// there by hand is neither listed nor removed.

@@ -73,7 +73,7 @@ func (s *Store) ListAudit(ctx context.Context, kind string, limit int, cursor st
 	if err != nil {
 		return nil, "", fmt.Errorf("store: listing audit records: %w", err)
 	}
-	q := `SELECT id, kind, time, data FROM audit WHERE 1`
+	q := `SELECT id, kind, time, data FROM audit WHERE 1 = 1`
 	var args []any
 	if kind != "" {
 		q += ` AND kind = ?`
@@ -103,7 +103,7 @@ func (s *Store) ListAudit(ctx context.Context, kind string, limit int, cursor st
 // ClearAudit removes audit records of one kind ("" = all) older than
 // before (zero = all of them) and returns how many it removed.
 func (s *Store) ClearAudit(ctx context.Context, kind string, before time.Time) (int64, error) {
-	q := `DELETE FROM audit WHERE 1`
+	q := `DELETE FROM audit WHERE 1 = 1`
 	var args []any
 	if kind != "" {
 		q += ` AND kind = ?`

@@ -45,7 +45,7 @@ func diskFull(err error) bool {
 	if errors.As(err, &se) {
 		return se.Code()&0xff == sqlite3.SQLITE_FULL || se.Code() == sqlite3.SQLITE_IOERR_SHMSIZE
 	}
-	return false
+	return codedSQLite(err) == sqlite3.SQLITE_FULL
 }
 
 // dataDirError says why the data directory cannot be used, in plain
@@ -69,7 +69,7 @@ func sqliteCode(err error) int {
 	if errors.As(err, &se) {
 		return se.Code() & 0xff
 	}
-	return 0
+	return codedSQLite(err)
 }
 
 // isBusy reports whether err is SQLite saying another connection holds the

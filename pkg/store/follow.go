@@ -98,6 +98,14 @@ func (s *Store) FollowEvents(ctx context.Context, runID string, afterSeq int64, 
 		}
 		return nil
 	}
+	// Where the engine notifies new lines, wait for that instead of
+	// polling; the ticker then only catches a lost notification and the
+	// death of the run's holder.
+	note, unwatch := s.engine().Watch(TopicJournal, runID)
+	defer unwatch()
+	if note != nil {
+		every = max(every, reapEvery)
+	}
 	t := time.NewTicker(every)
 	defer t.Stop()
 	lastReap := time.Now()
@@ -139,6 +147,7 @@ func (s *Store) FollowEvents(ctx context.Context, runID string, afterSeq int64, 
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
+		case <-note:
 		}
 	}
 }

@@ -85,6 +85,9 @@ func (l *Lease) flush() {
 		err := l.s.write(ctx, "journaling events of run "+l.runID, func(tx *sql.Tx) error {
 			return insertEvents(ctx, tx, l.runID, batch)
 		})
+		if err == nil {
+			l.s.engine().Notify(ctx, TopicJournal, l.runID)
+		}
 		l.mu.Lock()
 		if err != nil {
 			l.pending = append(batch, l.pending...)

@@ -46,7 +46,7 @@ type Lease struct {
 	s         *Store
 	runID     string
 	sessionID string
-	lock      *fileLock
+	lock      SessionLock
 
 	mu       sync.Mutex
 	drained  *sync.Cond // signalled after each journal write attempt
@@ -62,6 +62,11 @@ type Lease struct {
 
 	finishOnce sync.Once
 	finishErr  error
+
+	// cancelNote receives when another process asks to cancel (engines
+	// with notifications; nil otherwise); unwatch stops it.
+	cancelNote <-chan struct{}
+	unwatch    func()
 }
 
 type journalLine struct {
@@ -119,7 +124,7 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 		return err
 	})
 	if err != nil {
-		lock.release()
+		lock.Release()
 		return nil, err
 	}
 	l := &Lease{
@@ -130,6 +135,9 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 		cancelled: make(chan struct{}),
 	}
 	l.drained = sync.NewCond(&l.mu)
+	// Watch before the loop starts, and look once after, so a cancel
+	// requested as soon as BeginRun returns is heard, not left to the poll.
+	l.cancelNote, l.unwatch = s.engine().Watch(TopicCancel, runID)
 	go l.loop()
 	return l, nil
 }
@@ -190,7 +198,7 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.done
-	defer l.lock.release()
+	defer l.lock.Release()
 
 	l.mu.Lock()
 	batch := l.pending
@@ -222,6 +230,9 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 		l.mu.Unlock()
 		err = l.s.write(ctx, op, end)
 	}
+	if err == nil {
+		l.s.engine().Notify(ctx, TopicJournal, l.runID)
+	}
 	l.mu.Lock()
 	jerr := l.journalErr()
 	l.mu.Unlock()
@@ -239,10 +250,18 @@ func (l *Lease) loop() {
 	defer flush.Stop()
 	poll := time.NewTicker(l.s.pollEvery)
 	defer poll.Stop()
+	// Where the engine has notifications, a cancel from another process
+	// arrives at once; the poll stays as a safety net.
+	defer l.unwatch()
+	if l.cancelNote != nil {
+		l.pollCancel()
+	}
 	for {
 		select {
 		case <-l.stop:
 			return
+		case <-l.cancelNote:
+			l.pollCancel()
 		case <-flush.C:
 			l.flush()
 		case <-l.kick:

@@ -312,16 +312,14 @@ func (s *Store) SearchMemory(ctx context.Context, query string, limit int) ([]Me
 	if err != nil {
 		return nil, fmt.Errorf("store: searching memory: %w", err)
 	}
-	match := ftsQuery(query)
-	if match == "" {
+	search, match := s.engine().MemorySearch(query)
+	if search == "" {
 		return nil, fmt.Errorf("store: searching memory: the query %q has no word to search for: %w", query, ErrInvalid)
 	}
 	hits := []MemoryHit{}
 	err = s.read(ctx, "searching memory", func() error {
 		hits = hits[:0]
-		rows, err := s.db.QueryContext(ctx, `SELECT m.id, m.content, m.created_at, m.updated_at, bm25(memory_fts)
-			FROM memory_fts JOIN memory_items m ON m.id = memory_fts.rowid
-			WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts), m.pos, m.id LIMIT ?`, match, limit)
+		rows, err := s.db.QueryContext(ctx, search, match, limit)
 		if err != nil {
 			return err
 		}
@@ -387,12 +385,9 @@ func parseMemoryID(id string) (int64, error) {
 // insertMemoryItem adds a note after the last one.
 func (s *Store) insertMemoryItem(ctx context.Context, tx *sql.Tx, content string) (MemoryItem, error) {
 	now := toNS(s.now())
-	res, err := tx.ExecContext(ctx, `INSERT INTO memory_items (pos, content, created_at, updated_at)
-		VALUES ((SELECT COALESCE(MAX(pos), 0) + 1 FROM memory_items), ?, ?, ?)`, content, now, now)
-	if err != nil {
-		return MemoryItem{}, err
-	}
-	n, err := res.LastInsertId()
+	var n int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO memory_items (pos, content, created_at, updated_at)
+		VALUES ((SELECT COALESCE(MAX(pos), 0) + 1 FROM memory_items), ?, ?, ?) RETURNING id`, content, now, now).Scan(&n)
 	if err != nil {
 		return MemoryItem{}, err
 	}
@@ -401,7 +396,7 @@ func (s *Store) insertMemoryItem(ctx context.Context, tx *sql.Tx, content string
 
 // memoryTotals returns how many notes there are and their bytes of text.
 func memoryTotals(ctx context.Context, q querier) (count, total int, err error) {
-	err = q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(content AS BLOB))), 0) FROM memory_items`).Scan(&count, &total)
+	err = q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(OCTET_LENGTH(content)), 0) FROM memory_items`).Scan(&count, &total)
 	return count, total, err
 }
 

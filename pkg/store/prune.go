@@ -106,8 +106,10 @@ func (s *Store) ApplyPrune(ctx context.Context, p *PrunePlan) error {
 	if err != nil {
 		return err
 	}
-	s.reclaim(ctx)
-	ensureReserve(s.dir)
+	s.engine().Reclaim(ctx)
+	if s.eng == nil {
+		ensureReserve(s.dir)
+	}
 	return nil
 }
 

@@ -105,7 +105,7 @@ func (s *Store) ListRuns(ctx context.Context, sessionID string, limit int, curso
 	if err != nil {
 		return nil, "", fmt.Errorf("store: listing runs: %w", err)
 	}
-	q := `SELECT ` + runCols + ` FROM runs WHERE 1`
+	q := `SELECT ` + runCols + ` FROM runs WHERE 1 = 1`
 	var args []any
 	if sessionID != "" {
 		q += ` AND session_id = ?`
@@ -185,10 +185,14 @@ func (s *Store) RequestCancel(ctx context.Context, runID string) error {
 	if reaped {
 		return fmt.Errorf("store: %s: its process is gone; it is now marked %s: %w", op, StatusInterrupted, ErrNotRunning)
 	}
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	err = s.write(ctx, op, func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE runs SET cancel_requested = 1 WHERE id = ? AND status = 'running'`, runID))(
 			fmt.Errorf("run %s ended meanwhile: %w", runID, ErrNotRunning))
 	})
+	if err == nil {
+		s.engine().Notify(ctx, TopicCancel, runID)
+	}
+	return err
 }
 
 // recoverInterrupted marks interrupted every run left running by a process
@@ -218,14 +222,14 @@ func (s *Store) reapSession(ctx context.Context, sessionID string) (bool, error)
 	if validID("session", sessionID) != nil {
 		return false, nil
 	}
-	lock, ok, err := tryLock(s.sessionLockPath(sessionID))
+	lock, ok, err := s.engine().LockSession(ctx, sessionID)
 	if err != nil {
-		return false, dataDirError(s.dir, err)
+		return false, err
 	}
 	if !ok {
 		return false, nil
 	}
-	defer lock.release()
+	defer lock.Release()
 	var n int64
 	err = s.write(ctx, "marking interrupted runs of session "+sessionID, func(tx *sql.Tx) error {
 		var err error

@@ -150,7 +150,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	defer lock.release()
+	defer lock.Release()
 	return s.write(ctx, "deleting session "+id, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM variables WHERE scope = 'chat' AND session_id = ?`, id); err != nil {
 			return err
@@ -163,10 +163,10 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 }
 
 // lockSession takes the session's run lock or fails with ErrSessionBusy.
-func (s *Store) lockSession(id string) (*fileLock, error) {
-	l, ok, err := tryLock(s.sessionLockPath(id))
+func (s *Store) lockSession(id string) (SessionLock, error) {
+	l, ok, err := s.engine().LockSession(context.Background(), id)
 	if err != nil {
-		return nil, dataDirError(s.dir, err)
+		return nil, err
 	}
 	if !ok {
 		return nil, fmt.Errorf("store: session %s is in use by a running run: %w", id, ErrSessionBusy)

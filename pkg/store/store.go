@@ -57,6 +57,9 @@ type Store struct {
 	// readOnly, when set, says why the data directory cannot be written:
 	// the store was opened for reading only and every write fails.
 	readOnly error
+	// eng is the engine when OpenEngine chose one; nil is the embedded
+	// SQLite engine of Open.
+	eng Engine
 }
 
 // Open opens (creating when needed) the store of dataDir: the directory is
@@ -161,7 +164,7 @@ func newStore(dir, path string) *Store {
 
 // Close closes the database. Leases must be finished first.
 func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
+	if err := s.engine().Close(); err != nil {
 		return fmt.Errorf("store: closing %s: %w", s.path, err)
 	}
 	return nil
