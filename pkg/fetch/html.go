@@ -104,6 +104,9 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if mode != ExtractFull {
+		unmarkOrigins(node)
+	}
 	clean(node)
 	if c.MaxMarkdownBytes > 0 && int64(renderedTextLen(node)) > c.MaxMarkdownBytes {
 		// Every letter and digit left will be in the Markdown: it is bound
@@ -140,17 +143,29 @@ type mainArticle struct {
 // page's text when the page is short; a one-line candidate ("Skip to
 // content", a date) on a longer page is no article. An article of less
 // than half the pruned page is marked narrow, for the caller to widen;
-// any other is filtered line by line (filterArticle). auto and main decide
+// any other first grows in the page to the prose above its container
+// (growArticle), then is filtered line by line (filterArticle). auto and main decide
 // alike; they differ in the warning main gives when nothing is found.
 func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	parser := readability.NewParser()
 	pageText := pruneBoilerplate(doc)
+	markOrigins(doc)
 	article, err := parser.ParseAndMutate(doc, base)
 	res := mainArticle{Article: article, mutated: true}
 	if err != nil || article.Node == nil {
 		return res, false
 	}
 	n := textLen(article.Node)
+	if 2*n >= pageText {
+		// An article of one block of a longer content grows in the
+		// page towards the prose above it; a narrow one is widened
+		// by the caller instead.
+		if g := growArticle(doc, article.Node); g != nil {
+			res.Node = g
+			article.Node = g
+			n = textLen(g)
+		}
+	}
 	if n == 0 || n < minArticleChars && 2*n < pageText {
 		return res, false
 	}

@@ -1,0 +1,38 @@
+package fetch
+
+import "testing"
+
+// grownPage holds an article whose lead sits in a wrapper above the
+// article's container, cards of other stories (a picture link beside a
+// teaser) above it, and a ticker of other stories after it.
+func grownPage(lead string) string {
+	return `<html><head><title>The mill</title></head><body><div id="site">` +
+		`<div class="cards"><div><a href="/a"><img src="/a.jpg" alt=""></a>` + `<p>CARD-ONE the baker on the square has opened again after a long and cold winter and sells rye bread and apple cake</p>` + `</div>` +
+		`<div><a href="/b"><img src="/b.jpg" alt=""></a>` + `<p>CARD-TWO the choir of the village sings in the old church of the next town on Sunday evening after the service/p>` + `</div></div>` +
+		`<div class="intro"><div class="wrap">` + lead + `</div></div>` +
+		`<div class="story"><div class="text">` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
+		para("BODY-FOUR") + para("BODY-FIVE") + `</div></div>` +
+		`<div class="ticker"><h3>Ticker</h3><p>TICKER-ONE the village council met on Monday night to vote on the new bridge</p>` +
+		`<p>TICKER-TWO the harvest fair opens on Saturday with a market and a parade</p></div>` +
+		`</div></body></html>`
+}
+
+func TestArticleGrowsToItsLead(t *testing.T) {
+	// The lead has no commas: readability scores it below its
+	// siblings' floor and leaves it out.
+	src := grownPage(`<p>LEAD-PARA the old mill by the river stands again after three summers of hard work by the people of its village and their friends</p>`)
+	for _, mode := range []Extract{ExtractAuto, ExtractMain} {
+		out := convertMode(t, src, mode)
+		wantContains(t, out.Markdown, "LEAD-PARA", "BODY-ONE", "BODY-FIVE")
+		wantLacks(t, out.Markdown, "CARD-ONE", "CARD-TWO", "TICKER-ONE", originAttr)
+	}
+}
+
+func TestArticleGrowsOnlyByProse(t *testing.T) {
+	// A wrapper above the article holding short lines and links only
+	// (a byline, a menu readability did not take) adds nothing.
+	src := grownPage(`<p>SHORT-LINE by J. Doe</p><ul><li><a href="/x">MENU-ONE</a></li><li><a href="/y">MENU-TWO</a></li></ul>`)
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-ONE", "BODY-FIVE")
+	wantLacks(t, out.Markdown, "SHORT-LINE", "MENU-ONE", "CARD-ONE", "TICKER-ONE")
+}
