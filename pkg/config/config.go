@@ -33,6 +33,8 @@ type Config struct {
 	Retention Retention `toml:"retention,omitempty"`
 	// Fetch holds web fetch settings shared by every profile (SPEC §16).
 	Fetch Fetch `toml:"fetch,omitempty"`
+	// Subagents bounds trees of sub-agents (SPEC §13).
+	Subagents Subagents `toml:"subagents,omitempty"`
 
 	path string
 }
