@@ -264,11 +264,15 @@ func (n *Node) Notes() []providers.Message {
 }
 
 // Wait implements runner.Children: it blocks while children run and
-// reports whether notes wait for one more round.
+// reports whether notes wait for one more round. A run its parent is
+// stopping waits for its own stop, and a run whose context ended reports
+// true, so that the runner's next turn ends it as stopped rather than
+// completed.
 func (n *Node) Wait(ctx context.Context) bool {
 	for {
 		n.mu.Lock()
-		busy, pending, ch := n.active > 0, len(n.notes) > 0 || len(n.inbox) > 0, n.changed
+		busy := n.active > 0 || n.stopped != ""
+		pending, ch := len(n.notes) > 0 || len(n.inbox) > 0, n.changed
 		n.mu.Unlock()
 		if !busy {
 			return pending
@@ -276,7 +280,7 @@ func (n *Node) Wait(ctx context.Context) bool {
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return false
+			return true
 		}
 	}
 }
@@ -306,6 +310,11 @@ func (n *Node) Stop(cause error) {
 // each to end, and returns the ones it stopped in that order.
 func (c *Node) stop(reason string) []*Node {
 	c.mu.Lock()
+	if c.running {
+		// From now on the run cannot end as completed: its children's
+		// stops must not let it give its final answer first.
+		c.stopped = reason
+	}
 	kids := append([]*Node(nil), c.children...)
 	c.mu.Unlock()
 	var out []*Node
@@ -317,7 +326,6 @@ func (c *Node) stop(reason string) []*Node {
 		c.mu.Unlock()
 		return out
 	}
-	c.stopped = reason
 	cancel, done := c.cancel, c.done
 	c.mu.Unlock()
 	cancel(&runner.StopCause{Reason: reason, ExitCode: events.ExitInterrupted})
