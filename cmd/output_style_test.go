@@ -203,6 +203,7 @@ func (e *styleEnv) jsonCases() map[string][]string {
 		"tavo session rename":      {e.session, "Renamed"},
 		"tavo session send":        {e.session, "And again"},
 		"tavo session show":        {e.session},
+		"tavo session tree":        {e.session},
 		"tavo tools call":          {"tavo_var_get", "--args", `{"name":"answerValue"}`},
 		"tavo tools list":          {},
 		"tavo tools search":        {"file"},
