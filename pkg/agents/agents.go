@@ -56,7 +56,7 @@ type Limits struct {
 // RootOptions say how a root run's children are run.
 type RootOptions struct {
 	// Store is where the children's sessions, runs and journals go.
-	Store *store.Store
+	Store  *store.Store
 	Limits Limits
 	// System is the system prompt as the run was given it, before
 	// session.Bind added the memories (a child's binding adds them again).

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/ids"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/runner"
@@ -119,45 +120,26 @@ func textMessage(text string) providers.Message {
 }
 
 // start starts a run of child c with prompt, counted against the limits
-// (the caller reserved it), and returns its run id. The run goes on in its
-// own goroutine, in a context derived from n's run.
+// (the caller reserved it), and returns its run id at once: the run is
+// bound to c's session and runs in its own goroutine, in a context derived
+// from n's run, so that starting several children costs the parent little.
 func (n *Node) start(ctx context.Context, c *Node, prompt, mode string) (string, error) {
 	n.mu.Lock()
-	closing, parentCtx := n.closing || !n.running, n.ctx
+	closing, parentCtx, parentRun := n.closing || !n.running, n.ctx, n.runID
 	n.mu.Unlock()
 	if closing || parentCtx.Err() != nil {
 		n.t.release()
 		return "", tools.Errorf(tools.CodeCancelled, "the run is ending: it starts no more sub-agents")
 	}
 	o := n.childOptions(c, prompt)
-	b, err := session.Bind(ctx, n.t.st, session.BindOptions{
-		SessionID: c.sessionID,
-		Prompt:    prompt,
-		Meta:      store.RunMeta{Profile: o.ProfileName, Provider: string(protocolOf(o.Provider)), Model: o.Model},
-	})
-	if err != nil {
-		n.t.release()
-		if errors.Is(err, session.ErrBusy) {
-			return "", tools.Errorf(tools.CodeLimitExceeded, "the sub-agent's session is busy with a run in another process")
-		}
-		return "", fmt.Errorf("starting sub-agent %q: %w", c.title, err)
-	}
-	if err := n.t.st.SetRunParent(ctx, b.RunID(), n.RunID()); err != nil {
-		_ = b.Finish(ctx, &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed})
-		n.t.release()
-		return "", fmt.Errorf("starting sub-agent %q: %w", c.title, err)
-	}
-	b.Configure(&o)
-	o.Emitter = events.NewEmitter(o.RunID, o.SessionID, nil, b)
+	runID := ids.New("run", n.t.now())
 	runCtx, cancel := context.WithCancelCause(parentCtx)
-	b.WatchCancel(runCtx, cancel)
 
 	c.mu.Lock()
-	c.runID, c.ctx, c.cancel, c.emit = o.RunID, runCtx, cancel, o.Emitter
+	c.runID, c.ctx, c.cancel, c.emit = runID, runCtx, cancel, nil
 	c.running, c.sync, c.closing, c.stopped = true, mode == ModeSync, false, ""
 	c.done, c.result = make(chan struct{}), nil
 	c.usage, c.each = providers.Usage{}, nil
-	c.opts = o
 	c.updatedAt = n.t.now()
 	c.mu.Unlock()
 
@@ -165,20 +147,54 @@ func (n *Node) start(ctx context.Context, c *Node, prompt, mode string) (string,
 	n.active++
 	n.mu.Unlock()
 	n.emitEvent(events.SubagentStarted, events.SubagentStartedP{
-		SubSessionID: c.sessionID, RunID: o.RunID, Title: c.title, Mode: mode, Depth: c.depth,
+		SubSessionID: c.sessionID, RunID: runID, Title: c.title, Mode: mode, Depth: c.depth,
 	})
 	n.t.wg.Add(1)
 	go func() {
 		defer n.t.wg.Done()
-		res := runner.Run(withNode(runCtx, c), o)
-		if err := b.Finish(runCtx, res); err != nil && res.Status == events.StatusCompleted {
-			res.Status, res.ExitCode = events.StatusFailed, events.ExitFailed
-			res.Err = &events.ErrorInfo{Code: "store_failed", Message: err.Error()}
-		}
+		res := c.run(runCtx, cancel, o, prompt, runID, parentRun)
 		cancel(nil)
 		c.ended(res)
 	}()
-	return o.RunID, nil
+	return runID, nil
+}
+
+// run binds run runID to c's session, as any run is bound, and runs it.
+// The binding is made even when the tree is being stopped, so that the run
+// is recorded and its journal ends with its own run.completed.
+func (c *Node) run(ctx context.Context, cancel context.CancelCauseFunc, o runner.Options, prompt, runID, parentRun string) *runner.Result {
+	st := c.t.st
+	bindCtx := context.WithoutCancel(ctx)
+	b, err := session.Bind(bindCtx, st, session.BindOptions{
+		SessionID: c.sessionID,
+		RunID:     runID,
+		Prompt:    prompt,
+		Meta:      store.RunMeta{Profile: o.ProfileName, Provider: string(protocolOf(o.Provider)), Model: o.Model},
+	})
+	if err != nil {
+		msg := "the sub-agent's run could not start: " + err.Error()
+		if errors.Is(err, session.ErrBusy) {
+			msg = "the sub-agent's session is busy with a run in another process"
+		}
+		return &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed, Err: &events.ErrorInfo{Code: "internal_error", Message: msg}}
+	}
+	if err := st.SetRunParent(bindCtx, runID, parentRun); err != nil {
+		res := &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed, Err: &events.ErrorInfo{Code: "store_failed", Message: err.Error()}}
+		_ = b.Finish(bindCtx, res)
+		return res
+	}
+	b.Configure(&o)
+	o.Emitter = events.NewEmitter(o.RunID, o.SessionID, nil, b)
+	c.mu.Lock()
+	c.emit, c.opts = o.Emitter, o
+	c.mu.Unlock()
+	b.WatchCancel(ctx, cancel)
+	res := runner.Run(withNode(ctx, c), o)
+	if err := b.Finish(bindCtx, res); err != nil && res.Status == events.StatusCompleted {
+		res.Status, res.ExitCode = events.StatusFailed, events.ExitFailed
+		res.Err = &events.ErrorInfo{Code: "store_failed", Message: err.Error()}
+	}
+	return res
 }
 
 func protocolOf(p providers.Provider) providers.Protocol {

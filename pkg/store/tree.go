@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // treeMigration links sub-agent sessions to the session that started them
@@ -38,23 +40,41 @@ type TreeSession struct {
 // when the parent is a root). The title follows CreateSession's rules; an
 // unknown parent is ErrNotFound.
 func (s *Store) CreateChildSession(ctx context.Context, id, title, parentID string) (*TreeSession, error) {
-	parent, err := s.TreeSession(ctx, parentID)
-	if err != nil {
-		return nil, err
+	if err := validID("session", id); err != nil {
+		return nil, fmt.Errorf("store: creating a session: %w", err)
 	}
-	ss, err := s.CreateSession(ctx, id, title)
+	t, err := validTitle(title)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: creating session %s: %w", id, err)
 	}
-	err = s.write(ctx, "linking session "+id+" to its parent", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET parent_session_id = ?, root_session_id = ? WHERE id = ?`,
-			parentID, parent.RootSessionID, id)
+	now := toNS(s.now())
+	var root string
+	// One transaction: a sub-agent starts on the parent's critical path.
+	err = s.write(ctx, "creating session "+id, func(tx *sql.Tx) error {
+		var parentRoot string
+		err := tx.QueryRowContext(ctx, `SELECT root_session_id FROM sessions WHERE id = ?`, parentID).Scan(&parentRoot)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("session %s: %w", parentID, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		root = parentRoot
+		if root == "" {
+			root = parentID
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO sessions (id, title, created_at, last_used_at, parent_session_id, root_session_id)
+			VALUES (?, ?, ?, ?, ?, ?)`, id, t, now, now, parentID, root)
+		if sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT {
+			return fmt.Errorf("session %s already exists: %w", id, ErrInvalid)
+		}
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &TreeSession{Session: *ss, ParentSessionID: parentID, RootSessionID: parent.RootSessionID, Depth: parent.Depth + 1}, nil
+	at := fromNS(now)
+	return &TreeSession{Session: Session{ID: id, Title: t, CreatedAt: at, LastUsedAt: at}, ParentSessionID: parentID, RootSessionID: root}, nil
 }
 
 // SetRunParent records that run runID was started by run parentRunID (a
