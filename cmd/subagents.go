@@ -34,6 +34,7 @@ func rootOfTree(ctx context.Context, f *Factory, st *store.Store, s *runSetup) c
 		Store:  st,
 		Limits: agents.Limits{MaxDepth: depth, MaxRunning: running, MaxPerRun: perRun},
 		System: s.settings.System,
+		Config: &s.remember,
 	})
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
@@ -61,6 +62,9 @@ type RootOptions struct {
 	// System is the system prompt as the run was given it, before
 	// session.Bind added the memories (a child's binding adds them again).
 	System string
+	// Config is how the root's session is run; each child session keeps
+	// it too, so that `tavo session send CHILD` runs it the same way.
+	Config *session.Config
 }
 
 // tree is what the runs of one root run share.
@@ -68,6 +72,7 @@ type tree struct {
 	st     *store.Store
 	limits Limits
 	system string
+	config *session.Config
 	// ask and askEmit are the root's ask channel and event stream: a
 	// child's question goes through them, labelled with its title.
 	ask     tools.Asker
@@ -137,7 +142,7 @@ func withNode(ctx context.Context, n *Node) context.Context {
 // reach every child).
 func Root(ctx context.Context, opts *runner.Options, ro RootOptions) context.Context {
 	t := &tree{
-		st: ro.Store, limits: ro.Limits, system: ro.System,
+		st: ro.Store, limits: ro.Limits, system: ro.System, config: ro.Config,
 		ask: opts.Asker, askEmit: opts.Emitter, now: time.Now,
 		nodes: map[string]*Node{},
 	}

@@ -169,6 +169,7 @@ func (c *Node) run(ctx context.Context, cancel context.CancelCauseFunc, o runner
 		SessionID: c.sessionID,
 		RunID:     runID,
 		Prompt:    prompt,
+		Config:    c.t.config,
 		Meta:      store.RunMeta{Profile: o.ProfileName, Provider: string(protocolOf(o.Provider)), Model: o.Model},
 	})
 	if err != nil {
