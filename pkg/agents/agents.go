@@ -106,6 +106,7 @@ type Node struct {
 	cancel    context.CancelCauseFunc
 	emit      *events.Emitter // the current run's stream
 	running   bool
+	create    bool // the session is not stored yet: the first run stores it
 	sync      bool // the current run was started by a sync tavo_subagent
 	closing   bool // the run is ending: it starts no more children
 	done      chan struct{}

@@ -44,11 +44,7 @@ func (n *Node) Spawn(ctx context.Context, env *tools.Env, title, instruction, mo
 	if err := n.t.reserve(n.depth + 1); err != nil {
 		return nil, err
 	}
-	c, err := n.newChild(ctx, ids.New("ses", n.t.now()), title)
-	if err != nil {
-		n.t.release()
-		return nil, fmt.Errorf("creating the sub-agent's session: %w", err)
-	}
+	c := n.newChild(ids.New("ses", n.t.now()), title)
 	runID, err := n.start(ctx, c, instruction, mode)
 	if err != nil {
 		return nil, err
@@ -138,6 +134,10 @@ func (n *Node) Message(ctx context.Context, id string) (*MessageResult, error) {
 	}
 	out := &MessageResult{SubSessionID: id, SubSessionTitle: ts.Title, SubSessionStatus: status}
 	msgs, err := n.t.st.ReadMessages(ctx, id, 0, 1)
+	if errors.Is(err, store.ErrNotFound) {
+		// Its first run has not stored the session yet.
+		return out, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading sub-agent %s: %w", id, err)
 	}
@@ -249,6 +249,16 @@ func (n *Node) target(ctx context.Context, id string) (*store.TreeSession, error
 		return nil, tools.Errorf(tools.CodePermissionDenied, "a run cannot target its own session: pass the sub_session_id of one of your sub-agents")
 	}
 	denied := tools.Errorf(tools.CodePermissionDenied, "session "+id+" is not one of your sub-agents (tavo_subagent_list lists them)")
+	if m := n.t.node(id); m != nil && m.parent != nil {
+		// Known in this process: the nodes' parents say it.
+		for p := m.parent; p != nil; p = p.parent {
+			if p == n {
+				return &store.TreeSession{Session: store.Session{ID: id, Title: m.title, CreatedAt: m.createdAt},
+					ParentSessionID: m.parent.sessionID, Depth: m.depth}, nil
+			}
+		}
+		return nil, denied
+	}
 	ts, err := n.t.st.TreeSession(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, denied

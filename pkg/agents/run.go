@@ -76,14 +76,14 @@ func (t *tree) catalogAt(depth int, c *tools.Catalog) *tools.Catalog {
 	return trimmed
 }
 
-// newChild creates a child session of n, titled title, and its node.
-func (n *Node) newChild(ctx context.Context, id, title string) (*Node, error) {
-	if _, err := n.t.st.CreateChildSession(ctx, id, title, n.sessionID); err != nil {
-		return nil, err
-	}
+// newChild makes the node of a new child session of n, titled title. The
+// session is stored by the child's first run, on its own goroutine, so that
+// starting several children costs the parent little; until then the tools
+// know the child from its node.
+func (n *Node) newChild(id, title string) *Node {
 	c := &Node{
 		t: n.t, parent: n, depth: n.depth + 1, sessionID: id, title: title,
-		changed: make(chan struct{}), createdAt: n.t.now(),
+		changed: make(chan struct{}), createdAt: n.t.now(), create: true,
 	}
 	n.t.mu.Lock()
 	n.t.nodes[id] = c
@@ -91,7 +91,7 @@ func (n *Node) newChild(ctx context.Context, id, title string) (*Node, error) {
 	n.mu.Lock()
 	n.children = append(n.children, c)
 	n.mu.Unlock()
-	return c, nil
+	return c
 }
 
 // childOptions are the options of a child's run: the parent's provider,
@@ -165,6 +165,16 @@ func (n *Node) start(ctx context.Context, c *Node, prompt, mode string) (string,
 func (c *Node) run(ctx context.Context, cancel context.CancelCauseFunc, o runner.Options, prompt, runID, parentRun string) *runner.Result {
 	st := c.t.st
 	bindCtx := context.WithoutCancel(ctx)
+	c.mu.Lock()
+	create := c.create
+	c.create = false
+	c.mu.Unlock()
+	if create {
+		if _, err := st.CreateChildSession(bindCtx, c.sessionID, c.title, c.parent.sessionID); err != nil {
+			return &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed,
+				Err: &events.ErrorInfo{Code: "store_failed", Message: "the sub-agent's session could not be created: " + err.Error()}}
+		}
+	}
 	b, err := session.Bind(bindCtx, st, session.BindOptions{
 		SessionID: c.sessionID,
 		RunID:     runID,
