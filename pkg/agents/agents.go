@@ -23,20 +23,22 @@ import (
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
+	"github.com/tavo-cli/tavo/pkg/tools/subagent"
 )
 
-// The model-facing names of the sub-agent tools.
+// The model-facing names of the sub-agent tools (their one home is
+// pkg/tools/subagent).
 const (
-	SpawnName   = "tavo_subagent"
-	ListName    = "tavo_subagent_list"
-	MessageName = "tavo_subagent_message"
-	StopName    = "tavo_subagent_stop"
-	SendName    = "tavo_subagent_send"
+	SpawnName   = subagent.SpawnName
+	ListName    = subagent.ListName
+	MessageName = subagent.MessageName
+	StopName    = subagent.StopName
+	SendName    = subagent.SendName
 )
 
 // ToolNames are the five sub-agent tools; a child at the depth limit runs
 // without them.
-var ToolNames = [...]string{SpawnName, ListName, MessageName, StopName, SendName}
+var ToolNames = subagent.Names
 
 // Modes of tavo_subagent.
 const (
@@ -131,8 +133,27 @@ func FromContext(ctx context.Context) *Node {
 	return n
 }
 
+// withNode returns ctx carrying n, for FromContext and, as their Agent,
+// for the sub-agent tools.
 func withNode(ctx context.Context, n *Node) context.Context {
-	return context.WithValue(ctx, nodeKey{}, n)
+	return subagent.WithAgent(context.WithValue(ctx, nodeKey{}, n), toolAgent{n})
+}
+
+// toolAgent is a node as the sub-agent tools see it.
+type toolAgent struct{ n *Node }
+
+func (a toolAgent) Spawn(ctx context.Context, env *tools.Env, title, instruction, mode string) (any, error) {
+	return a.n.Spawn(ctx, env, title, instruction, mode)
+}
+
+func (a toolAgent) List() any { return a.n.List() }
+
+func (a toolAgent) Message(ctx context.Context, id string) (any, error) { return a.n.Message(ctx, id) }
+
+func (a toolAgent) Stop(ctx context.Context, id string) (any, error) { return a.n.StopSub(ctx, id) }
+
+func (a toolAgent) Send(ctx context.Context, id, message string) (any, error) {
+	return a.n.Send(ctx, id, message)
 }
 
 // Root makes the run opts describes the root of a tree: it sets

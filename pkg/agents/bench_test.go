@@ -76,10 +76,16 @@ func BenchmarkAsyncChildren(b *testing.B) {
 	}
 }
 
-// BenchmarkSixteenChildren runs a root that starts 16 async children, four
-// at a time (the most per root run, [subagents] max_per_run), and reports
-// the process's peak RSS. Run it alone: the peak is the process's.
-func BenchmarkSixteenChildren(b *testing.B) {
+// BenchmarkTreeRSS runs a root that starts 16 async children, four at a
+// time (the most per root run, [subagents] max_per_run), or one child, and
+// reports the process's peak RSS. Run each alone (-bench
+// 'TreeRSS/children=16$'): the peak is the whole process's.
+func BenchmarkTreeRSS(b *testing.B) {
+	b.Run("children=1", func(b *testing.B) { treeRSS(b, 1, 1) })
+	b.Run("children=16", func(b *testing.B) { treeRSS(b, 4, 4) })
+}
+
+func treeRSS(b *testing.B, batches, size int) {
 	st, err := store.Open(context.Background(), b.TempDir())
 	if err != nil {
 		b.Fatal(err)
@@ -88,10 +94,10 @@ func BenchmarkSixteenChildren(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r := newRouter()
 		var steps []step
-		for batch := 0; batch < 4; batch++ {
+		for batch := 0; batch < batches; batch++ {
 			gate := make(chan struct{})
 			var calls [][2]string
-			for k := 0; k < 4; k++ {
+			for k := 0; k < size; k++ {
 				task := fmt.Sprintf("task %d.%d", batch, k)
 				calls = append(calls, spawnArgs(fmt.Sprintf("Part %d.%d", batch, k), task, "async"))
 				r.on(task, after(gate, say("Part done.")))

@@ -1,9 +1,11 @@
 // Package subagent holds the five sub-agent tools (SPEC §13, seed 004):
 // tavo_subagent, tavo_subagent_list, tavo_subagent_message,
 // tavo_subagent_stop and tavo_subagent_send. They are thin adapters over
-// pkg/agents: decode the arguments, find the calling run's node in the
-// call's context, and return what it answers. None is resident: the model
-// finds them through tavo_tool_search.
+// pkg/agents: decode the arguments, find the calling run's Agent in the
+// call's context (agents puts it there), and return what it answers. None
+// is resident: the model finds them through tavo_tool_search. The package
+// knows pkg/agents only through the Agent interface, so that the runner's
+// packages do not depend on it.
 package subagent
 
 import (
@@ -11,9 +13,38 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/tavo-cli/tavo/pkg/agents"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
+
+// The model-facing names of the sub-agent tools.
+const (
+	SpawnName   = "tavo_subagent"
+	ListName    = "tavo_subagent_list"
+	MessageName = "tavo_subagent_message"
+	StopName    = "tavo_subagent_stop"
+	SendName    = "tavo_subagent_send"
+)
+
+// Names are the five sub-agent tools' names.
+var Names = [...]string{SpawnName, ListName, MessageName, StopName, SendName}
+
+// Agent is the calling run's place in its tree of sub-agents, what each
+// tool asks (pkg/agents implements it). Results are the tools' results;
+// errors that are *tools.Error reach the model as they are.
+type Agent interface {
+	Spawn(ctx context.Context, env *tools.Env, title, instruction, mode string) (any, error)
+	List() any
+	Message(ctx context.Context, subSessionID string) (any, error)
+	Stop(ctx context.Context, subSessionID string) (any, error)
+	Send(ctx context.Context, subSessionID, message string) (any, error)
+}
+
+type agentKey struct{}
+
+// WithAgent returns ctx carrying the run's Agent, for the tools to find.
+func WithAgent(ctx context.Context, a Agent) context.Context {
+	return context.WithValue(ctx, agentKey{}, a)
+}
 
 // All returns the five sub-agent tools.
 func All() []tools.Tool {
@@ -26,8 +57,8 @@ func spec(name, description, schema string) tools.Spec {
 
 // nodeOf returns the calling run's node; a run outside a tree (a caller
 // that did not set one up) cannot use sub-agents.
-func nodeOf(ctx context.Context) (*agents.Node, error) {
-	n := agents.FromContext(ctx)
+func nodeOf(ctx context.Context) (Agent, error) {
+	n, _ := ctx.Value(agentKey{}).(Agent)
 	if n == nil {
 		return nil, tools.Errorf(tools.CodeInternalError, "sub-agents are not available in this run")
 	}
@@ -39,7 +70,7 @@ const idSchema = `"sub_session_id": {"type": "string", "minLength": 1, "descript
 type spawn struct{}
 
 func (spawn) Spec() tools.Spec {
-	return spec(agents.SpawnName,
+	return spec(SpawnName,
 		"Start a sub-agent: a new agent with an empty context that does one part of the task and reports back. "+
 			"Give it a short title (3-5 words) and a complete instruction, as to a new colleague: the files, URLs, "+
 			"context and what was ruled out, since it sees nothing of this conversation. mode async (default) "+
@@ -84,7 +115,7 @@ func (spawn) Run(ctx context.Context, call *tools.Call) (any, error) {
 type list struct{}
 
 func (list) Spec() tools.Spec {
-	return spec(agents.ListName,
+	return spec(ListName,
 		"List your sub-agents that are running (and theirs): "+
 			`[{"sub_session_id","title","status","created_at","updated_at"}].`,
 		`{"type": "object", "properties": {}, "additionalProperties": false}`)
@@ -101,7 +132,7 @@ func (list) Run(ctx context.Context, call *tools.Call) (any, error) {
 type message struct{}
 
 func (message) Spec() tools.Spec {
-	return spec(agents.MessageName,
+	return spec(MessageName,
 		"Read the latest message of one of your sub-agents, to check its progress or output: "+
 			`{"sub_session_id","sub_session_title","sub_session_status","message_id","role","content","created_at"}.`,
 		`{"type": "object", "properties": {`+idSchema+`}, "required": ["sub_session_id"], "additionalProperties": false}`)
@@ -124,7 +155,7 @@ func (message) Run(ctx context.Context, call *tools.Call) (any, error) {
 type stop struct{}
 
 func (stop) Spec() tools.Spec {
-	return spec(agents.StopName,
+	return spec(StopName,
 		"Stop one of your sub-agents and all of its own sub-agents, deepest first: "+
 			`{"stopped_sessions":[{"sub_session_id","title"}],"total_stopped"}.`,
 		`{"type": "object", "properties": {`+idSchema+`}, "required": ["sub_session_id"], "additionalProperties": false}`)
@@ -141,13 +172,13 @@ func (stop) Run(ctx context.Context, call *tools.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.StopSub(ctx, a.ID)
+	return n.Stop(ctx, a.ID)
 }
 
 type send struct{}
 
 func (send) Spec() tools.Spec {
-	return spec(agents.SendName,
+	return spec(SendName,
 		"Send a message to one of your sub-agents: more instructions, context, or an answer to its question. "+
 			"A running one reads it before its next step (status queued); one that has finished starts again "+
 			`with it (status running): {"sub_session_id","run_id","status"}.`,
