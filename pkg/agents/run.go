@@ -99,7 +99,9 @@ func (n *Node) newChild(id, title string) *Node {
 // session, history, stream, schema, the driver's guidance) left for the
 // child's own binding to fill.
 func (n *Node) childOptions(c *Node, prompt string) runner.Options {
+	n.mu.Lock()
 	o := n.opts
+	n.mu.Unlock()
 	o.System = n.t.system
 	o.History, o.Pending, o.OnMessages, o.Compactor = nil, nil, nil, nil
 	o.Emitter, o.Guidance, o.BeforeCompleted, o.Schema = nil, nil, nil, nil
