@@ -179,10 +179,6 @@ func Root(ctx context.Context, opts *runner.Options, ro RootOptions) context.Con
 	return withNode(ctx, n)
 }
 
-// Wait blocks until every child run started in this process has ended (a
-// test's check that no goroutine is left).
-func (n *Node) waitAll() { n.t.wg.Wait() }
-
 // SessionID is the node's session.
 func (n *Node) SessionID() string { return n.sessionID }
 
