@@ -205,6 +205,7 @@ func (e *styleEnv) jsonCases() map[string][]string {
 		"tavo session show":        {e.session},
 		"tavo store copy":          {"--to", "postgres://tavo@127.0.0.1:1/x?connect_timeout=1"},
 		"tavo store migrate":       {},
+		"tavo session tree":        {e.session},
 		"tavo tools call":          {"tavo_var_get", "--args", `{"name":"answerValue"}`},
 		"tavo tools list":          {},
 		"tavo tools search":        {"file"},

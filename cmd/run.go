@@ -244,8 +244,10 @@ func runRun(o *RunOptions) error {
 	}
 	s.opts.Confirmer = runner.NewConfirmer(o.Yes, src)
 
-	// Run-local variables travel with the run's context to every tool call.
-	res := runner.Run(state.WithRunVars(ctx, state.NewRunVars(s.runVars)), s.opts)
+	// Run-local variables travel with the run's context to every tool call
+	// (and to the run's sub-agents, which share the tree's context).
+	runCtx := rootOfTree(state.WithRunVars(ctx, state.NewRunVars(s.runVars)), f, st, s)
+	res := runner.Run(runCtx, s.opts)
 	err = bound.Finish(ctx, res)
 	if cerr := st.Close(); err == nil {
 		err = cerr

@@ -60,6 +60,8 @@ type RunsListOptions struct {
 	Limit     int
 	Cursor    string
 	SessionID string
+	// Parent lists the runs that run started as sub-agents.
+	Parent string
 }
 
 // NewCmdRunsList builds `tavo runs list`; runF, when not nil, runs instead
@@ -80,6 +82,7 @@ func NewCmdRunsList(f *Factory, runF func(*RunsListOptions) error) *cobra.Comman
 	c.Flags().IntVar(&opts.Limit, "limit", 50, "runs per page, 1-200")
 	c.Flags().StringVar(&opts.Cursor, "cursor", "", "continue after a previous page")
 	c.Flags().StringVar(&opts.SessionID, "session", "", "only the runs of this session")
+	c.Flags().StringVar(&opts.Parent, "parent", "", "only the runs this run started as sub-agents, oldest first (docs/subagents.md)")
 	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
 	return c
 }
@@ -97,8 +100,16 @@ func runsListRun(opts *RunsListOptions) error {
 	if err := checkSession(opts.Ctx, st, opts.SessionID); err != nil {
 		return err
 	}
-	runs, next, err := st.ListRuns(opts.Ctx, opts.SessionID, opts.Limit, opts.Cursor)
-	if err != nil {
+	var runs []store.Run
+	var next string
+	if opts.Parent != "" {
+		if opts.SessionID != "" || opts.Cursor != "" {
+			return usageError(errors.New("--parent lists one run's sub-agent runs in one page: drop --session and --cursor"))
+		}
+		if runs, err = childRuns(opts.Ctx, st, opts.Parent); err != nil {
+			return err
+		}
+	} else if runs, next, err = st.ListRuns(opts.Ctx, opts.SessionID, opts.Limit, opts.Cursor); err != nil {
 		return cursorError(err)
 	}
 	rows := make([]runRow, 0, len(runs))

@@ -33,7 +33,8 @@ func NewCmdSession(f *Factory) *cobra.Command {
 the run.started event. Continue one with tavo session send ID TEXT.`,
 	}
 	c.AddCommand(NewCmdSessionCreate(f, nil), NewCmdSessionList(f, nil), NewCmdSessionShow(f, nil), NewCmdSessionRead(f, nil),
-		NewCmdSessionSend(f, nil), NewCmdSessionRename(f, nil), NewCmdSessionDelete(f, nil), NewCmdSessionCompact(f, nil))
+		NewCmdSessionSend(f, nil), NewCmdSessionRename(f, nil), NewCmdSessionDelete(f, nil), NewCmdSessionCompact(f, nil),
+		NewCmdSessionTree(f, nil))
 	return c
 }
 
@@ -119,6 +120,8 @@ type SessionListOptions struct {
 	Ctx     context.Context
 	Limit   int
 	Cursor  string
+	// Root lists that session and the sub-agent sessions below it.
+	Root string
 }
 
 // NewCmdSessionList builds `tavo session list`; runF, when not nil, runs
@@ -138,6 +141,8 @@ func NewCmdSessionList(f *Factory, runF func(*SessionListOptions) error) *cobra.
 	}
 	c.Flags().IntVar(&o.Limit, "limit", 50, "sessions per page, 1-200")
 	c.Flags().StringVar(&o.Cursor, "cursor", "", "continue after a previous page")
+	c.Flags().StringVar(&o.Root, "root", "", "list this session and its sub-agent sessions (docs/subagents.md)")
+	_ = c.RegisterFlagCompletionFunc("root", completeSessions(f))
 	return c
 }
 
@@ -145,6 +150,9 @@ func sessionListRun(o *SessionListOptions) error {
 	f := o.Factory
 	if err := checkLimit(o.Limit, 200); err != nil {
 		return err
+	}
+	if o.Root != "" {
+		return sessionListTree(o)
 	}
 	out, st, err := storeOutputContext(o.Ctx, f)
 	if err != nil {
@@ -516,17 +524,21 @@ type SessionDeleteOptions struct {
 	Factory *Factory
 	Ctx     context.Context
 	IDs     []string
+	// Recursive deletes the sub-agent sessions below each one too.
+	Recursive bool
 }
 
 // NewCmdSessionDelete builds `tavo session delete`; runF, when not nil, runs
 // instead of sessionDeleteRun (for tests).
 func NewCmdSessionDelete(f *Factory, runF func(*SessionDeleteOptions) error) *cobra.Command {
 	o := &SessionDeleteOptions{Factory: f}
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "delete ID...",
 		Short: "Delete sessions with their messages, runs and events (refused while one runs)",
 		Long: `Delete sessions with their messages, runs, events, todos and chat variables.
-A session with a live run is refused (exit 4); one already gone is not an error.`,
+A session with a live run is refused (exit 4); one already gone is not an error.
+A session with sub-agent sessions below it is deleted with them, as one unit,
+only under --recursive, and not at all while any of them runs (exit 4).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Ctx, o.IDs = cmd.Context(), args
@@ -535,8 +547,11 @@ A session with a live run is refused (exit 4); one already gone is not an error.
 		ValidArgsFunction: completeSessions(f),
 		Example: `  tavo session delete ses_01J…
   tavo session list -o json --jq '.sessions[] | select(.messages==0) | .id' | xargs tavo session delete
+  tavo session delete --recursive ses_01J…   # with its sub-agent sessions
   # exit 4 when a session does not exist or is busy (docs/exit-codes.md)`,
 	}
+	c.Flags().BoolVarP(&o.Recursive, "recursive", "r", false, "also delete the sub-agent sessions below each session")
+	return c
 }
 
 func sessionDeleteRun(o *SessionDeleteOptions) error {
@@ -545,15 +560,25 @@ func sessionDeleteRun(o *SessionDeleteOptions) error {
 		return err
 	}
 	defer st.Close()
-	for _, id := range o.IDs {
-		if err := st.DeleteSession(o.Ctx, id); err != nil {
-			return sessionError(err, id)
+	for _, root := range o.IDs {
+		deleted, err := deleteSessions(o.Ctx, st, root, o.Recursive)
+		if err != nil {
+			return err
 		}
-		// The session's chat-scope files go with it.
-		if files.CheckSession(id) == nil {
-			if err := os.RemoveAll(filepath.Join(o.Factory.DataDirectory(), "files", "sessions", id)); err != nil {
-				return failedError(fmt.Errorf("removing the files of session %s: %w", id, err))
+		for _, id := range deleted {
+			if err := removeSessionFiles(o.Factory, id); err != nil {
+				return err
 			}
+		}
+	}
+	return nil
+}
+
+// removeSessionFiles removes a deleted session's chat-scope files.
+func removeSessionFiles(f *Factory, id string) error {
+	if files.CheckSession(id) == nil {
+		if err := os.RemoveAll(filepath.Join(f.DataDirectory(), "files", "sessions", id)); err != nil {
+			return failedError(fmt.Errorf("removing the files of session %s: %w", id, err))
 		}
 	}
 	return nil

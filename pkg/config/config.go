@@ -35,6 +35,8 @@ type Config struct {
 	Fetch Fetch `toml:"fetch,omitempty"`
 	// Store says where the store is (SPEC §15): [store] url.
 	Store Store `toml:"store,omitempty"`
+	// Subagents bounds trees of sub-agents (SPEC §13).
+	Subagents Subagents `toml:"subagents,omitempty"`
 
 	path string
 }

@@ -301,3 +301,21 @@ func TestFetchSection(t *testing.T) {
 		t.Fatal("unset threshold is not the default")
 	}
 }
+
+func TestSubagentsSection(t *testing.T) {
+	var s Subagents
+	if d, r, n := s.Limits(); d != 2 || r != 4 || n != 16 {
+		t.Fatalf("defaults = %d %d %d", d, r, n)
+	}
+	s = Subagents{MaxDepth: 1, MaxRunning: 2, MaxPerRun: 3}
+	if err := s.validate(); err != nil {
+		t.Fatal(err)
+	}
+	if d, r, n := s.Limits(); d != 1 || r != 2 || n != 3 {
+		t.Fatalf("limits = %d %d %d", d, r, n)
+	}
+	s.MaxDepth = 3
+	if err := s.validate(); err == nil || err.Error() != "max_depth must be 1-2, got 3" {
+		t.Fatalf("max_depth 3: %v", err)
+	}
+}

@@ -48,6 +48,12 @@ var (
 	ResponseTimeoutRange = Range[time.Duration]{Flag: "--response-timeout", Key: "response_timeout", Min: time.Millisecond, Max: 24 * time.Hour}
 	// StreamIdleTimeoutRange bounds --stream-idle-timeout and stream_idle_timeout.
 	StreamIdleTimeoutRange = Range[time.Duration]{Flag: "--stream-idle-timeout", Key: "stream_idle_timeout", Min: time.Millisecond, Max: 24 * time.Hour}
+	// SubagentMaxDepthRange bounds [subagents] max_depth (SPEC §13).
+	SubagentMaxDepthRange = Range[int]{Key: "max_depth", Min: 1, Max: 2}
+	// SubagentMaxRunningRange bounds [subagents] max_running.
+	SubagentMaxRunningRange = Range[int]{Key: "max_running", Min: 1, Max: 4}
+	// SubagentMaxPerRunRange bounds [subagents] max_per_run.
+	SubagentMaxPerRunRange = Range[int]{Key: "max_per_run", Min: 1, Max: 16}
 )
 
 // Contains reports whether v is allowed: within [Min, Max], or 0 when 0

@@ -74,6 +74,9 @@ func (c *Config) Validate() error {
 	if err := c.Fetch.validate(); err != nil {
 		return &Error{Msg: "fetch: " + err.Error(), Err: err}
 	}
+	if err := c.Subagents.validate(); err != nil {
+		return &Error{Msg: "subagents: " + err.Error(), Err: err}
+	}
 	return nil
 }
 

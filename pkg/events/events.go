@@ -35,6 +35,10 @@ const (
 	Compaction     Type = "compaction"
 	Warning        Type = "warning"
 	RunCompleted   Type = "run.completed"
+	// The sub-agent events (SPEC §13), in the parent run's stream.
+	SubagentStarted   Type = "subagent.started"
+	SubagentCompleted Type = "subagent.completed"
+	SubagentStopped   Type = "subagent.stopped"
 )
 
 // AllTypes returns every event type of version 1, in the order a reader
@@ -44,7 +48,7 @@ func AllTypes() []Type {
 		RunStarted, RoundStarted, TextDelta, ReasoningDelta, MessageT,
 		ToolCall, ToolResult, ToolsVisible, AskQuestion, AskAnswer,
 		ConfirmRequest, ConfirmResult, TodoUpdated, Retry, Compaction,
-		Warning, RunCompleted,
+		Warning, SubagentStarted, SubagentCompleted, SubagentStopped, RunCompleted,
 	}
 }
 

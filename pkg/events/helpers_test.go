@@ -74,9 +74,13 @@ func samples() []struct {
 		{Retry, RetryP{Attempt: 1, WaitMS: 2000, Reason: "rate_limited (HTTP 429)"}},
 		{Compaction, CompactionP{KeptFromSeq: 41, TokensBefore: 118000, TokensAfter: 23500}},
 		{Warning, WarningP{Code: "tool_result_truncated", Message: "a result was cut to 64 KiB", Details: map[string]any{"call_id": "call_a1"}}},
+		{SubagentStarted, SubagentStartedP{SubSessionID: "ses_01JDX9", RunID: "run_01JDX9", Title: "Release notes", Mode: "async", Depth: 1}},
+		{SubagentCompleted, SubagentCompletedP{SubSessionID: "ses_01JDX9", RunID: "run_01JDX9", Title: "Release notes", Status: StatusCompleted, Usage: usage}},
+		{SubagentStopped, SubagentStoppedP{SubSessionID: "ses_01JDXA", RunID: "run_01JDXA", Title: "Scan", Status: StatusCancelled, Usage: usage, Reason: "stopped by its parent"}},
 		{RunCompleted, RunCompletedP{Status: StatusCompleted, ExitCode: ExitOK, Text: "The page title is \"Example Domain\".",
 			Structured: json.RawMessage(`{"title":"Example Domain"}`), Rounds: 2,
-			ToolCalls: ToolCallCounts{Total: 2, Failed: 1}, Usage: Usage{InputTokens: 4100, OutputTokens: 180, CostUSD: cost(0.00193)},
+			ToolCalls: ToolCallCounts{Total: 2, Failed: 1}, Usage: Usage{InputTokens: 4100, OutputTokens: 180, CostUSD: cost(0.00193),
+				Subagents: []SubagentUsage{{SubSessionID: "ses_01JDX9", RunID: "run_01JDX9", Title: "Release notes", Status: StatusCompleted, Usage: usage}}},
 			DurationMS: 3120, Resume: "tavo session send ses_01JDX8 TEXT"}},
 	}
 }

@@ -2,6 +2,7 @@ package events
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestExitCodeFor(t *testing.T) {
 
 func TestUsageFrom(t *testing.T) {
 	got := UsageFrom(providers.Usage{InputTokens: 1, OutputTokens: 2, CachedTokens: 3, ReasoningTokens: 4})
-	if got != (Usage{InputTokens: 1, OutputTokens: 2, CachedTokens: 3, ReasoningTokens: 4}) {
+	if !reflect.DeepEqual(got, Usage{InputTokens: 1, OutputTokens: 2, CachedTokens: 3, ReasoningTokens: 4}) {
 		t.Fatalf("UsageFrom = %+v", got)
 	}
 	b, _ := marshal(got)

@@ -61,6 +61,12 @@ type Options struct {
 	Confirmer tools.Confirmer
 	// Guidance delivers driver guidance, added before the next model request.
 	Guidance <-chan string
+	// Children, when set, are the run's sub-agents (pkg/agents): their
+	// notices join the conversation before each request, a final answer
+	// given while some still run waits for them and gets one more round,
+	// and those still running when the run ends are stopped, leaves first,
+	// before its run.completed, which counts their usage.
+	Children Children
 	// Attachments, when set, are images the next requests carry (a profile
 	// with vision = true); tools find them in the run's context
 	// (resources.WithAttachments).
@@ -158,6 +164,8 @@ type run struct {
 	// carried are tool results of the round being completed by a resumed
 	// run, which open the next tool message.
 	carried []providers.Part
+	// subagents is each sub-agent run's usage, for run.completed.
+	subagents []events.SubagentUsage
 }
 
 // Run executes the model loop once and always emits exactly one run.completed
@@ -174,6 +182,7 @@ func Run(ctx context.Context, opts Options) (res *Result) {
 		if p := recover(); p != nil {
 			res = r.failed("internal_error", fmt.Sprintf("internal error: %v", p))
 		}
+		r.endChildren(res)
 		if err := r.store(); err != nil && res.Status == events.StatusCompleted {
 			res = r.failed("store_failed", err.Error())
 		}
@@ -302,6 +311,7 @@ func (r *run) loop(ctx context.Context) *Result {
 			}
 		}
 		r.takeGuidance()
+		r.takeNotes()
 		if r.limit == nil && r.round == r.opts.MaxRounds && r.ranTools {
 			// The round before asked for tools and this request is the last
 			// allowed: tool calls turned off, so the model answers with what it has.
@@ -353,6 +363,9 @@ func (r *run) loop(ctx context.Context) *Result {
 			return r.finalAnswer(calls)
 		}
 		if len(calls) == 0 {
+			if r.awaitChildren(ctx) {
+				continue
+			}
 			if r.opts.Schema == nil {
 				return r.result(events.StatusCompleted, nil)
 			}
@@ -727,7 +740,7 @@ func (r *run) complete(res *Result) {
 		Structured: res.Structured,
 		Rounds:     res.Rounds,
 		ToolCalls:  res.ToolCalls,
-		Usage:      r.usageOf(res.Usage),
+		Usage:      r.completedUsage(res.Usage),
 		DurationMS: r.opts.Now().Sub(r.start).Milliseconds(),
 		Error:      res.Err,
 		Resume:     r.opts.Resume,

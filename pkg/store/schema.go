@@ -163,6 +163,8 @@ UPDATE kv SET value = json_remove(value, '$.memories') WHERE key = 'memory';
 `,
 	// 5: images a session retains (SPEC §11): see retained.go.
 	retainedMigration,
+	// 6: sub-agent session trees (SPEC §13): see tree.go.
+	treeMigration,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -207,6 +207,15 @@ END $$;
 CREATE TRIGGER files_go_with_sessions AFTER DELETE ON sessions
 	FOR EACH ROW EXECUTE FUNCTION files_go_with_sessions();
 `,
+	// 3: sub-agent session trees (SPEC §13), SQLite's migration 6.
+	`
+ALTER TABLE sessions ADD COLUMN parent_session_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN root_session_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN parent_run_id TEXT NOT NULL DEFAULT '';
+CREATE INDEX sessions_by_parent ON sessions (parent_session_id) WHERE parent_session_id <> '';
+CREATE INDEX sessions_by_root ON sessions (root_session_id) WHERE root_session_id <> '';
+CREATE INDEX runs_by_parent ON runs (parent_run_id) WHERE parent_run_id <> '';
+`,
 }
 
 // migrateLockKey is the session-level advisory lock Migrate holds, so two

@@ -19,6 +19,7 @@ import (
 	filetools "github.com/tavo-cli/tavo/pkg/tools/files"
 	"github.com/tavo-cli/tavo/pkg/tools/read"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
+	"github.com/tavo-cli/tavo/pkg/tools/subagent"
 	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 	"github.com/tavo-cli/tavo/pkg/tools/websearch"
 )
@@ -91,6 +92,8 @@ func builtins(d Deps) []tools.Tool {
 	}
 	if d.State != nil {
 		ts = append(ts, state.All(d.State)...)
+		// Sub-agents are sessions in the same store (SPEC §13).
+		ts = append(ts, subagent.All()...)
 	}
 	return ts
 }

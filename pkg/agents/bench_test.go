@@ -1,0 +1,120 @@
+package agents_test
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tavo-cli/tavo/pkg/agents"
+	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/providers"
+	"github.com/tavo-cli/tavo/pkg/providers/fake"
+	"github.com/tavo-cli/tavo/pkg/providers/openai"
+	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/session"
+	"github.com/tavo-cli/tavo/pkg/store"
+)
+
+// runTree runs one root run over p and st, as `tavo run` does.
+func runTree(b *testing.B, st *store.Store, p providers.Provider, limits agents.Limits, prompt string) *runner.Result {
+	ctx := context.Background()
+	bd, err := session.Bind(ctx, st, session.BindOptions{Prompt: prompt})
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := runner.Options{
+		Provider: p, Model: "gpt-4.1", Prompt: providers.Message{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: prompt}}},
+		Catalog: catalog(b), ToolsEnabled: true, MaxRounds: 16, MaxToolCalls: 32, ToolTimeout: time.Minute, Stream: true,
+	}
+	bd.Configure(&o)
+	o.Emitter = events.NewEmitter(o.RunID, o.SessionID, nil, bd)
+	res := runner.Run(agents.Root(ctx, &o, agents.RootOptions{Store: st, Limits: limits}), o)
+	if err := bd.Finish(ctx, res); err != nil {
+		b.Fatal(err)
+	}
+	return res
+}
+
+// BenchmarkAsyncChildren is SPEC §10's sub-agent line: a root run that
+// starts n async children at once and waits for them, against the
+// zero-latency fake over HTTP. 4 children should take at most 1.5× the
+// time of one.
+func BenchmarkAsyncChildren(b *testing.B) {
+	for _, n := range []int{1, 4} {
+		b.Run(fmt.Sprintf("children=%d", n), func(b *testing.B) {
+			st, err := store.Open(context.Background(), b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			spawn := fake.Reply{}
+			for i := 0; i < n; i++ {
+				spawn.ToolCalls = append(spawn.ToolCalls, fake.ToolCall{ID: fmt.Sprintf("c%d", i), Name: agents.SpawnName,
+					Arguments: fmt.Sprintf(`{"title":"Part %d","instruction":"Summarise part %d of the report"}`, i, i)})
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				srv := fake.NewServer(nil)
+				srv.Enqueue(spawn)
+				for j := 0; j < n+3; j++ {
+					srv.Enqueue(fake.Reply{Text: "Done: the part says what it should."})
+				}
+				p := openai.New(providers.Config{BaseURL: srv.URL, APIKey: "k"})
+				b.StartTimer()
+				res := runTree(b, st, p, agents.Limits{MaxDepth: 2, MaxRunning: 4, MaxPerRun: 16}, "Summarise the report in parts")
+				b.StopTimer()
+				if res.Status != events.StatusCompleted {
+					b.Fatalf("run %s: %+v", res.Status, res.Err)
+				}
+				srv.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// BenchmarkTreeRSS runs a root that starts 16 async children, four at a
+// time (the most per root run, [subagents] max_per_run), or one child, and
+// reports the process's peak RSS. Run each alone (-bench
+// 'TreeRSS/children=16$'): the peak is the whole process's.
+func BenchmarkTreeRSS(b *testing.B) {
+	b.Run("children=1", func(b *testing.B) { treeRSS(b, 1, 1) })
+	b.Run("children=16", func(b *testing.B) { treeRSS(b, 4, 4) })
+}
+
+func treeRSS(b *testing.B, batches, size int) {
+	st, err := store.Open(context.Background(), b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for i := 0; i < b.N; i++ {
+		r := newRouter()
+		var steps []step
+		for batch := 0; batch < batches; batch++ {
+			gate := make(chan struct{})
+			var calls [][2]string
+			for k := 0; k < size; k++ {
+				task := fmt.Sprintf("task %d.%d", batch, k)
+				calls = append(calls, spawnArgs(fmt.Sprintf("Part %d.%d", batch, k), task, "async"))
+				r.on(task, after(gate, say("Part done.")))
+			}
+			steps = append(steps, call(calls...), func(ctx context.Context, req *providers.Request) (*providers.Response, error) {
+				close(gate)
+				return say("waiting")(ctx, req)
+			})
+		}
+		r.on(fmt.Sprintf("root %d", i), append(steps, say("all done"))...)
+		res := runTree(b, st, r, agents.Limits{MaxDepth: 2, MaxRunning: 4, MaxPerRun: 16}, fmt.Sprintf("root %d", i))
+		if res.Status != events.StatusCompleted || len(res.Messages) == 0 {
+			b.Fatalf("run %s: %+v", res.Status, res.Err)
+		}
+	}
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		b.ReportMetric(float64(ru.Maxrss)/1024, "peak-RSS-MiB")
+	}
+}
