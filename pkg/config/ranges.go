@@ -48,6 +48,9 @@ var (
 	ResponseTimeoutRange = Range[time.Duration]{Flag: "--response-timeout", Key: "response_timeout", Min: time.Millisecond, Max: 24 * time.Hour}
 	// StreamIdleTimeoutRange bounds --stream-idle-timeout and stream_idle_timeout.
 	StreamIdleTimeoutRange = Range[time.Duration]{Flag: "--stream-idle-timeout", Key: "stream_idle_timeout", Min: time.Millisecond, Max: 24 * time.Hour}
+	// CodeTimeoutRange bounds code_timeout, the wall clock of one code-mode
+	// program (SPEC §12).
+	CodeTimeoutRange = Range[time.Duration]{Key: "code_timeout", Min: time.Millisecond, Max: 24 * time.Hour}
 )
 
 // Contains reports whether v is allowed: within [Min, Max], or 0 when 0
