@@ -166,12 +166,11 @@ func isDirectOnly(name string) bool { return slices.Contains(DirectOnly, name) }
 func Describe(cat *tools.Catalog, direct []string, timeout time.Duration, l codemode.Limits) string {
 	l = limitsOrDefault(l)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Run a JavaScript program (the body of an async function) that calls tools and returns only what you need. "+
-		"`await tools.NAME({...})` returns the tool's result; a tool error throws an Error with code and message. "+
-		"Return plain JSON data; console.log output comes back as {return, console}; a top-level `attachments` array "+
-		"carries media out (tavo_read media nodes, MCP image blocks), each with an optional lifetime. "+
-		"Each call is a new program with no files, network, timers or clock except through tools: %s, %d MiB, %d tool calls at most.\n"+
-		"Tools (optional arguments end in ?):", seconds(timeout), l.Memory>>20, l.Calls)
+	fmt.Fprintf(&b, "Run JavaScript, the body of an async function: `await tools.NAME({...})` returns a tool's result; "+
+		"a tool error throws an Error with code and message. Return only what you need, as JSON; console.log output "+
+		"comes back as {return, console}. A top-level `attachments` array returns media (tavo_read media nodes, MCP "+
+		"image blocks; optional lifetime). Each call is a new program; no files, network, timers or clock but tools; "+
+		"%s, %d MiB, %d calls.\nTools (arg? optional):", seconds(timeout), l.Memory>>20, l.Calls)
 	skip := map[string]bool{}
 	for _, n := range append(direct, DirectOnly...) {
 		skip[n] = true
@@ -226,14 +225,17 @@ func argNames(raw json.RawMessage) []string {
 	return append(names, opt...)
 }
 
-// maxSummary bounds the one line that says what a listed tool does.
-const maxSummary = 48
+// maxSummary bounds the few words that say what a listed tool does: the
+// list of built-ins must stay within 2 KB (docs/performance.md).
+const maxSummary = 36
 
-// summary is the first sentence of a description, cut to maxSummary.
+// summary is the first clause of a description, cut to maxSummary.
 func summary(desc string) string {
 	desc = strings.Join(strings.Fields(desc), " ")
-	if i := strings.Index(desc, ". "); i >= 0 {
-		desc = desc[:i]
+	for _, sep := range []string{". ", ", ", " (", ": ", "; "} {
+		if i := strings.Index(desc, sep); i >= 0 {
+			desc = desc[:i]
+		}
 	}
 	desc = strings.TrimSuffix(desc, ".")
 	if len(desc) <= maxSummary {
