@@ -61,6 +61,8 @@ type RunOptions struct {
 	ResumeRun string
 	Answer    string
 	Workspace string
+	// CodeMode is --code-mode (SPEC §12; see run_codemode.go).
+	CodeMode bool
 }
 
 const runExitCodes = `Exit codes:
@@ -135,6 +137,7 @@ func addRunFlags(c *cobra.Command, o *RunOptions) {
 	fl.StringArrayVar(&o.Attach, "attach", nil, "add a file's content to the prompt (repeatable)")
 	fl.StringVar(&o.Workspace, "workspace", "", "let tavo_read read files under DIR, read-only (workspace://PATH)")
 	_ = c.MarkFlagDirname("workspace")
+	fl.BoolVar(&o.CodeMode, "code-mode", config.DefaultCodeMode, "code mode: the model calls tools from JavaScript programs (tavo_code); implies -T")
 	fl.IntVar(&o.MaxOutputTokens, "max-output-tokens", config.DefaultMaxOutputTokens, "limit the answer's tokens (0: the profile's or the provider's default)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "allow every tool that asks for confirmation")
 	fl.StringArrayVar(&o.Vars, "var", nil, "run-local variable key=value, seen by the variable tools in this run only, never stored (value JSON when it parses; repeatable)")
@@ -425,6 +428,10 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	// still turns tools on with every allowed tool in the first request.
 	rf = eff.RunFlags(rf)
 	_ = allowListFlags(o, &rf)
+	codeMode, err := codeModeFlags(eff, res.Profile, &rf)
+	if err != nil {
+		return nil, usageError(err)
+	}
 	set, err := config.ResolveRun(res, rf)
 	if err != nil {
 		return nil, usageError(err)
@@ -452,7 +459,11 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 	if err != nil {
 		return nil, usageError(err)
 	}
-	catalog, err := runCatalogWith(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools, fetchOptions(res, provider))
+	catalog, err := runCatalogWith(o.Ctx, f, eff.AllowTools, set.Tools, set.DynamicTools && !codeMode.On, fetchOptions(res, provider))
+	if err != nil {
+		return nil, usageError(err)
+	}
+	codeModeTools, err := useCodeMode(catalog, codeMode)
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -471,7 +482,8 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		Prompt:          promptMessage(parts),
 		Catalog:         catalog,
 		ToolsEnabled:    set.Tools,
-		DynamicTools:    set.DynamicTools,
+		DynamicTools:    set.DynamicTools && !codeMode.On,
+		CodeModeTools:   codeModeTools,
 		MaxRounds:       set.MaxRounds,
 		MaxToolCalls:    set.MaxToolCalls,
 		ToolTimeout:     set.ToolTimeout,
@@ -565,6 +577,9 @@ func flagConfig(o *RunOptions) (session.Config, error) {
 	}
 	if given("reasoning-context", false) {
 		c.ReasoningContext = o.ReasoningContext
+	}
+	if given("code-mode", false) {
+		c.CodeMode = &o.CodeMode
 	}
 	return c, nil
 }

@@ -101,6 +101,11 @@ type Profile struct {
 	Vision *bool `toml:"vision,omitempty"`
 	// VisionModel answers ?question= about images (see vision.go).
 	VisionModel string `toml:"vision_model,omitempty"`
+	// CodeMode, CodeModeDirect and CodeTimeout are code mode's keys (see
+	// codemode.go).
+	CodeMode       *bool    `toml:"code_mode,omitempty"`
+	CodeModeDirect []string `toml:"code_mode_direct,omitempty"`
+	CodeTimeout    string   `toml:"code_timeout,omitempty"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
 	// Stream asks for streamed responses (default DefaultStream).

@@ -54,6 +54,9 @@ var (
 	SubagentMaxRunningRange = Range[int]{Key: "max_running", Min: 1, Max: 4}
 	// SubagentMaxPerRunRange bounds [subagents] max_per_run.
 	SubagentMaxPerRunRange = Range[int]{Key: "max_per_run", Min: 1, Max: 16}
+	// CodeTimeoutRange bounds code_timeout, the wall clock of one code-mode
+	// program (SPEC §12).
+	CodeTimeoutRange = Range[time.Duration]{Key: "code_timeout", Min: time.Millisecond, Max: 24 * time.Hour}
 )
 
 // Contains reports whether v is allowed: within [Min, Max], or 0 when 0

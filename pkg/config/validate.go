@@ -133,6 +133,7 @@ func (p *Profile) Validate() error {
 		{TimeoutRange, p.Timeout},
 		{ResponseTimeoutRange, p.ResponseTimeout},
 		{StreamIdleTimeoutRange, p.StreamIdleTimeout},
+		{CodeTimeoutRange, p.CodeTimeout},
 	} {
 		if d.v != "" {
 			if _, err := parseDurationIn(d.r, d.v); err != nil {

@@ -74,21 +74,26 @@ type ToolCallP struct {
 	// Arguments is the parsed JSON when the model's text parses, else the raw
 	// text; ParseArguments does that.
 	Arguments any `json:"arguments"`
+	// ParentCallID is the tavo_code call whose program made this call
+	// (code mode, SPEC §12); empty for the model's own calls.
+	ParentCallID string `json:"parent_call_id,omitempty"`
 }
 
 // ToolResultP is the payload of tool.result. Result is set when OK, Error
 // when not.
 type ToolResultP struct {
-	Round      int        `json:"round"`
-	CallID     string     `json:"call_id"`
-	Name       string     `json:"name"`
-	OK         bool       `json:"ok"`
-	Result     any        `json:"result,omitempty"`
-	Error      *ErrorInfo `json:"error,omitempty"`
-	Truncated  bool       `json:"truncated"`
-	Artifact   string     `json:"artifact,omitempty"`
-	Bytes      int        `json:"bytes"`
-	DurationMS int64      `json:"duration_ms"`
+	Round  int    `json:"round"`
+	CallID string `json:"call_id"`
+	Name   string `json:"name"`
+	// ParentCallID is as in ToolCallP.
+	ParentCallID string     `json:"parent_call_id,omitempty"`
+	OK           bool       `json:"ok"`
+	Result       any        `json:"result,omitempty"`
+	Error        *ErrorInfo `json:"error,omitempty"`
+	Truncated    bool       `json:"truncated"`
+	Artifact     string     `json:"artifact,omitempty"`
+	Bytes        int        `json:"bytes"`
+	DurationMS   int64      `json:"duration_ms"`
 }
 
 // ErrorInfo is an error as events carry it (tool errors, the run's error).

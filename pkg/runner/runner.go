@@ -37,6 +37,11 @@ type Options struct {
 	ToolsEnabled bool
 	// DynamicTools sends only resident tools and tavo_tool_search first.
 	DynamicTools bool
+	// CodeModeTools, when not nil, is code mode (SPEC §12): the model is
+	// sent only these tools (tavo_code and the direct ones, those the
+	// catalog has), tool search reveals nothing, and every other tool is
+	// callable only from code, through Env.CallInner (inner.go).
+	CodeModeTools []string
 
 	// MaxRounds, MaxToolCalls and ToolTimeout are the run's limits. The
 	// runner has no defaults of its own: the caller decides them
@@ -135,16 +140,19 @@ type StopCause struct {
 func (s *StopCause) Error() string { return s.Reason }
 
 type run struct {
-	opts       Options
-	start      time.Time
-	msgs       []providers.Message
-	added      int // index in msgs where this run's messages start
-	vis        *tools.Visibility
-	exec       *tools.Executor
-	env        *tools.Env
-	usage      providers.Usage
-	tools      toolUsage // model requests tools made for the run
-	counts     events.ToolCallCounts
+	opts   Options
+	start  time.Time
+	msgs   []providers.Message
+	added  int // index in msgs where this run's messages start
+	vis    *tools.Visibility
+	exec   *tools.Executor
+	env    *tools.Env
+	usage  providers.Usage
+	tools  toolUsage // model requests tools made for the run
+	counts events.ToolCallCounts
+	// countMu guards counts: a code-mode program's calls (inner.go) are
+	// counted from the tool's goroutine.
+	countMu    sync.Mutex
 	round      int
 	requests   int // model requests sent
 	lastText   string
@@ -227,6 +235,7 @@ func newRun(opts Options) *run {
 		Visibility: r.vis,
 		Catalog:    opts.Catalog,
 		OnUsage:    r.tools.add,
+		CallInner:  r.callInner,
 	}
 	return r
 }
@@ -256,6 +265,9 @@ func (r *run) toolsOn() bool { return r.opts.ToolsEnabled && r.opts.Catalog != n
 // initialTools are the tools visible in the first request: under dynamic
 // loading tool search and the resident tools, else every tool.
 func (r *run) initialTools() []string {
+	if r.opts.CodeModeTools != nil {
+		return r.codeModeTools()
+	}
 	var names []string
 	for _, s := range r.opts.Catalog.Specs() {
 		if !r.opts.DynamicTools || s.Resident || s.Name == tools.ToolSearchName {
@@ -305,7 +317,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		if res := r.stopped(ctx); res != nil {
 			return res
 		}
-		if r.vis != nil {
+		if r.vis != nil && r.opts.CodeModeTools == nil {
 			if added := r.vis.Advance(); len(added) > 0 {
 				r.emit(events.ToolsVisible, events.ToolsVisibleP{Added: added, Reason: "tool_search"})
 			}
@@ -605,7 +617,7 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 			results.Parts = append(results.Parts, unrunParts(calls[i:], "not run: the run was stopped")...)
 			return res
 		}
-		if r.counts.Total >= r.opts.MaxToolCalls {
+		if r.callsLeft() <= 0 {
 			results.Parts = append(results.Parts, unrunParts(calls[i:], "not run: the run reached its tool-call limit")...)
 			res := r.result(events.StatusMaxToolCalls, &events.ErrorInfo{
 				Code:    "max_tool_calls",
@@ -618,7 +630,7 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 			r.limit = res
 			return nil
 		}
-		r.counts.Total++
+		r.countCall()
 		toolID := call.Name
 		if t, ok := r.opts.Catalog.Get(call.Name); ok {
 			toolID = t.Spec().ID
@@ -627,12 +639,7 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 			Round: r.round, CallID: call.ID, Name: call.Name, ToolID: toolID, Arguments: eventArguments(call.Arguments),
 		})
 		out := r.exec.Execute(ctx, r.env, call)
-		if !out.OK {
-			r.counts.Failed++
-			if out.Err != nil && out.Err.Code == tools.CodePermissionDenied {
-				r.counts.Denied++
-			}
-		}
+		r.countOutcome(out)
 		r.emitResult(call, out)
 		results.Parts = append(results.Parts, providers.Part{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{
 			CallID: call.ID, Name: call.Name, Content: out.Envelope, IsError: !out.OK,
@@ -649,6 +656,11 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 }
 
 func (r *run) emitResult(call providers.ToolCall, out tools.Outcome) {
+	r.emit(events.ToolResult, r.toolResultP(call, out))
+}
+
+// toolResultP is the tool.result payload of a call's outcome.
+func (r *run) toolResultP(call providers.ToolCall, out tools.Outcome) events.ToolResultP {
 	p := events.ToolResultP{
 		Round: r.round, CallID: call.ID, Name: call.Name, OK: out.OK,
 		Truncated: out.Truncated, Artifact: out.Artifact, Bytes: out.Bytes, DurationMS: out.Duration.Milliseconds(),
@@ -658,7 +670,7 @@ func (r *run) emitResult(call providers.ToolCall, out tools.Outcome) {
 	} else if out.Err != nil {
 		p.Error = &events.ErrorInfo{Code: out.Err.Code, Message: out.Err.Message, Details: out.Err.Details}
 	}
-	r.emit(events.ToolResult, p)
+	return p
 }
 
 // answerUnrun records results for calls that will not run, so a continued
@@ -726,7 +738,7 @@ func (r *run) result(status string, errInfo *events.ErrorInfo) *Result {
 		Messages:   r.msgs[r.added:],
 		Usage:      r.usage.Add(r.tools.sum()),
 		Rounds:     r.requests,
-		ToolCalls:  r.counts,
+		ToolCalls:  r.callCounts(),
 		Err:        errInfo,
 		Structured: r.structured,
 	}

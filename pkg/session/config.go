@@ -36,8 +36,9 @@ type Config struct {
 	AllowTools       []string `json:"allow_tools,omitempty"`
 	DynamicTools     *bool    `json:"dynamic_tools,omitempty"`
 	ReasoningContext string   `json:"reasoning_context,omitempty"`
-	// Workspace and CodeMode are named by SPEC §17 for features still to
-	// come; they are kept and shown when set, and nothing sets them yet.
+	// Workspace is named by SPEC §17 for a feature still to come; it is
+	// kept and shown when set, and nothing sets it yet. CodeMode is
+	// --code-mode when given (docs/code-mode.md).
 	Workspace string `json:"workspace,omitempty"`
 	CodeMode  *bool  `json:"code_mode,omitempty"`
 }

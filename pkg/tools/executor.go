@@ -42,8 +42,13 @@ type runResult struct {
 // set; a tool failure is an Outcome, never a Go error. When the tool returns
 // ErrInputRequired, Outcome.InputRequired is set and the runner ends the run.
 func (x *Executor) Execute(ctx context.Context, env *Env, call providers.ToolCall) Outcome {
+	return x.run(ctx, env, call, false)
+}
+
+// run is Execute, or ExecuteInner when inner is set.
+func (x *Executor) run(ctx context.Context, env *Env, call providers.ToolCall, inner bool) Outcome {
 	start := time.Now()
-	out := x.execute(ctx, env, call)
+	out := x.execute(ctx, env, call, inner)
 	out.Duration = time.Since(start)
 	if out.Envelope == "" {
 		out.Envelope = errorEnvelope(out.Err)
@@ -52,7 +57,7 @@ func (x *Executor) Execute(ctx context.Context, env *Env, call providers.ToolCal
 }
 
 // execute is Execute without the timing.
-func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCall) Outcome {
+func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCall, inner bool) Outcome {
 	e := x.Catalog.lookup(call.Name)
 	if e == nil {
 		return Outcome{Err: unknownTool(call.Name)}
@@ -68,7 +73,12 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 		return Outcome{ToolID: e.spec.ID, Err: cancelledError()}
 	}
 	if e.spec.NeedsConfirm {
-		if cerr := confirm(ctx, env, e.spec, call.ID, args); cerr != nil {
+		// An inner call's confirmation stops the clocks of the calls
+		// around it: time waiting for a person does not count.
+		resume := env.WaitForPerson()
+		cerr := confirm(ctx, env, e.spec, call.ID, args)
+		resume()
+		if cerr != nil {
 			return Outcome{ToolID: e.spec.ID, Err: cerr}
 		}
 	}
@@ -87,9 +97,12 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	if t, ok := e.tool.(CallTimeouter); ok && t.CallTimeout() > 0 {
+		timeout = t.CallTimeout()
+	}
 	timer := startCallTimer(clk, timeout)
 	defer timer.stop()
-	callEnv.pause = timer.pause
+	callEnv.pause = chainPause(callEnv.pause, timer.pause)
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -108,11 +121,11 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 
 	select {
 	case r := <-done:
-		return x.finish(ctx, env, e, r)
+		return x.finish(ctx, env, e, r, inner)
 	case <-timer.expired:
 		select {
 		case r := <-done:
-			return x.finish(ctx, env, e, r)
+			return x.finish(ctx, env, e, r, inner)
 		default:
 		}
 		return Outcome{ToolID: e.spec.ID, Err: &Error{
@@ -123,15 +136,16 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 	case <-ctx.Done():
 		select {
 		case r := <-done:
-			return x.finish(ctx, env, e, r)
+			return x.finish(ctx, env, e, r, inner)
 		default:
 		}
 		return Outcome{ToolID: e.spec.ID, Err: cancelledError()}
 	}
 }
 
-// finish turns what Run returned into an Outcome.
-func (x *Executor) finish(ctx context.Context, env *Env, e *entry, r runResult) Outcome {
+// finish turns what Run returned into an Outcome; an inner call's result
+// is kept whole, outside the one exit and the run's result budget.
+func (x *Executor) finish(ctx context.Context, env *Env, e *entry, r runResult, inner bool) Outcome {
 	out := Outcome{ToolID: e.spec.ID}
 	if r.err != nil {
 		switch {
@@ -148,6 +162,10 @@ func (x *Executor) finish(ctx context.Context, env *Env, e *entry, r runResult) 
 	sr, err := shapeResult(r.value)
 	if err != nil {
 		out.Err = Errorf(CodeInternalError, "the tool's result could not be encoded as JSON")
+		return out
+	}
+	if inner {
+		out.OK, out.Result, out.Bytes, out.Envelope = true, sr.value, len(sr.json), okEnvelope(sr)
 		return out
 	}
 	if overBudget(r.value, sr) {

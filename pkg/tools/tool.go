@@ -82,6 +82,10 @@ type Env struct {
 	// run.completed.usage. It may be called from a tool's goroutine.
 	// Nil-safe through Env.AddUsage.
 	OnUsage func(providers.Usage)
+	// CallInner runs a tool call made from inside this call (a code-mode
+	// program, SPEC §12) through the run's own path; nil when the run
+	// offers none. See InnerCaller.
+	CallInner InnerCaller
 
 	// pause stops the per-call timeout clock while a person is asked; set by
 	// the Executor for the duration of one call.
