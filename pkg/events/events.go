@@ -35,6 +35,11 @@ const (
 	Compaction     Type = "compaction"
 	Warning        Type = "warning"
 	RunCompleted   Type = "run.completed"
+	// MessageSent is a message the model sent with tavo_send_message.
+	MessageSent Type = "message.sent"
+	// GoalUpdated is a goal created, advanced by a turn, completed,
+	// cancelled or exhausted (SPEC §14).
+	GoalUpdated Type = "goal.updated"
 )
 
 // AllTypes returns every event type of version 1, in the order a reader
@@ -44,7 +49,7 @@ func AllTypes() []Type {
 		RunStarted, RoundStarted, TextDelta, ReasoningDelta, MessageT,
 		ToolCall, ToolResult, ToolsVisible, AskQuestion, AskAnswer,
 		ConfirmRequest, ConfirmResult, TodoUpdated, Retry, Compaction,
-		Warning, RunCompleted,
+		Warning, MessageSent, GoalUpdated, RunCompleted,
 	}
 }
 

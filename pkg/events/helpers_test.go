@@ -74,6 +74,8 @@ func samples() []struct {
 		{Retry, RetryP{Attempt: 1, WaitMS: 2000, Reason: "rate_limited (HTTP 429)"}},
 		{Compaction, CompactionP{KeptFromSeq: 41, TokensBefore: 118000, TokensAfter: 23500}},
 		{Warning, WarningP{Code: "tool_result_truncated", Message: "a result was cut to 64 KiB", Details: map[string]any{"call_id": "call_a1"}}},
+		{MessageSent, MessageSentP{Round: 1, ID: "msg_01", Text: "Build is green."}},
+		{GoalUpdated, GoalUpdatedP{GoalID: "goal_01", Condition: "tests pass", Status: "active", CompletedTurns: 1, MaxTurns: 50, By: "turn"}},
 		{RunCompleted, RunCompletedP{Status: StatusCompleted, ExitCode: ExitOK, Text: "The page title is \"Example Domain\".",
 			Structured: json.RawMessage(`{"title":"Example Domain"}`), Rounds: 2,
 			ToolCalls: ToolCallCounts{Total: 2, Failed: 1}, Usage: Usage{InputTokens: 4100, OutputTokens: 180, CostUSD: cost(0.00193)},
