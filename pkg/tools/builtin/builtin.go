@@ -19,6 +19,7 @@ import (
 	filetools "github.com/tavo-cli/tavo/pkg/tools/files"
 	"github.com/tavo-cli/tavo/pkg/tools/read"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
+	"github.com/tavo-cli/tavo/pkg/tools/turn"
 	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 	"github.com/tavo-cli/tavo/pkg/tools/websearch"
 )
@@ -77,6 +78,8 @@ func builtins(d Deps) []tools.Tool {
 		tools.NewToolSearch(),
 		askuser.New(),
 	}
+	// The end-of-turn actions (SPEC §14) are always there, found by tool search.
+	ts = append(ts, turn.All()...)
 	if d.Resources != nil {
 		ts = append(ts, read.New(d.Resources))
 	}
