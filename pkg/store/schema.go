@@ -163,6 +163,8 @@ UPDATE kv SET value = json_remove(value, '$.memories') WHERE key = 'memory';
 `,
 	// 5: images a session retains (SPEC §11): see retained.go.
 	retainedMigration,
+	// 6: goals, loops and wake-ups (SPEC §14): see goals.go.
+	scheduleMigration,
 }
 
 // SchemaVersion is the schema version this build writes.
