@@ -97,6 +97,10 @@ type Profile struct {
 	Vision *bool `toml:"vision,omitempty"`
 	// VisionModel answers ?question= about images (see vision.go).
 	VisionModel string `toml:"vision_model,omitempty"`
+	// JudgeModel is the model, on this profile's API, that judges whether a
+	// goal's condition is met after each turn (SPEC §14); empty uses the
+	// profile's model.
+	JudgeModel string `toml:"judge_model,omitempty"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
 	// Stream asks for streamed responses (default DefaultStream).

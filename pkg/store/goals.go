@@ -166,15 +166,19 @@ func (s *Store) EndGoal(ctx context.Context, id, status, reason string) (*Goal, 
 	})
 }
 
-// AdvanceGoal counts one more completed turn of an active goal and
-// exhausts it when that was its last; ErrNotActive when it has ended.
-func (s *Store) AdvanceGoal(ctx context.Context, id string) (*Goal, error) {
+// AdvanceGoal counts one more completed turn of an active goal: met
+// completes it with reason, else it is exhausted when that was its last
+// turn. ErrNotActive when it has ended.
+func (s *Store) AdvanceGoal(ctx context.Context, id string, met bool, reason string) (*Goal, error) {
 	return s.changeGoal(ctx, id, func(g *Goal) error {
 		if g.Status != GoalActive {
 			return fmt.Errorf("goal %s is %s: %w", id, g.Status, ErrNotActive)
 		}
 		g.CompletedTurns++
-		if g.CompletedTurns >= g.MaxTurns {
+		switch {
+		case met:
+			g.Status, g.Reason = GoalCompleted, reason
+		case g.CompletedTurns >= g.MaxTurns:
 			g.Status, g.Reason = GoalExhausted, fmt.Sprintf("used all %d turns", g.MaxTurns)
 		}
 		return nil
@@ -231,4 +235,11 @@ func (s *Store) RunWakeAt(ctx context.Context, runID string) (time.Time, error) 
 		return time.Time{}, err
 	}
 	return fromNS(ns), nil
+}
+
+// ReapSession marks the session's running runs interrupted when no live
+// process holds the session (a worker killed mid-run), as Open does for
+// every session, and reports whether it marked any.
+func (s *Store) ReapSession(ctx context.Context, sessionID string) (bool, error) {
+	return s.reapSession(ctx, sessionID)
 }

@@ -175,31 +175,32 @@ func (s *Store) SetLoopStatus(ctx context.Context, id, status, reason string) (*
 	})
 }
 
-// ClaimFiring marks the firing of an active loop as worked by job. fresh is
-// false when job had claimed it already: a job rescued after its worker
-// died, whose firing must not run again. A loop that is not active is
-// ErrNotActive.
-func (s *Store) ClaimFiring(ctx context.Context, id string, job int64) (l *Loop, fresh bool, err error) {
-	l, err = s.changeLoop(ctx, id, func(l *Loop, _ time.Time) error {
-		fresh = l.ClaimedJob != job
-		if fresh && l.Status != LoopActive {
-			return fmt.Errorf("loop %s is %s: %w", id, l.Status, ErrNotActive)
-		}
-		l.ClaimedJob = job
+// ClaimFiring records that job started the loop's firing as run runID,
+// once the run holds the session. A job that finds its own claim when it
+// starts is a job rescued from a worker that died mid-run: its firing
+// must not run again (see FinishFiring).
+func (s *Store) ClaimFiring(ctx context.Context, id string, job int64, runID string) (*Loop, error) {
+	return s.changeLoop(ctx, id, func(l *Loop, _ time.Time) error {
+		l.ClaimedJob, l.LastRunID = job, runID
 		return nil
 	})
-	return l, fresh, err
 }
 
-// FinishFiring counts a firing that ran as runID (empty when it could not
-// start) and sets the next one interval after now. A loop that used its
-// max_turns or passed expires_at becomes exhausted. A loop that is no
-// longer active keeps its status.
-func (s *Store) FinishFiring(ctx context.Context, id, runID string) (*Loop, error) {
-	return s.changeLoop(ctx, id, func(l *Loop, now time.Time) error {
-		if runID != "" {
+// FinishFiring ends the firing job worked: it counts the firing when job
+// had claimed it (ran is then true; a job finishes its claim once, after
+// which ClaimedJob is -job) and sets the next firing one interval after now.
+// job 0 is a firing that could not start: nothing is counted. A loop that
+// used its max_turns or passed expires_at becomes exhausted; one that is
+// no longer active keeps its status.
+func (s *Store) FinishFiring(ctx context.Context, id string, job int64) (l *Loop, ran bool, err error) {
+	l, err = s.changeLoop(ctx, id, func(l *Loop, now time.Time) error {
+		if job != 0 {
+			if l.ClaimedJob != job {
+				return nil
+			}
+			ran = true
+			l.ClaimedJob = -job
 			l.CompletedTurns++
-			l.LastRunID = runID
 		}
 		l.NextRunAt = now.Add(l.Interval).UTC()
 		if l.Status != LoopActive {
@@ -213,6 +214,7 @@ func (s *Store) FinishFiring(ctx context.Context, id, runID string) (*Loop, erro
 		}
 		return nil
 	})
+	return l, ran, err
 }
 
 // changeLoop reads a loop, lets change edit it and writes it back, in one

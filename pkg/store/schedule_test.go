@@ -19,10 +19,10 @@ func TestGoalLifecycle(t *testing.T) {
 	if a, err := s.ActiveGoal(ctxb(), "ses_g"); err != nil || a == nil || a.ID != g.ID {
 		t.Fatalf("active %+v %v", a, err)
 	}
-	if g, err = s.AdvanceGoal(ctxb(), g.ID); err != nil || g.Status != GoalActive || g.CompletedTurns != 1 {
+	if g, err = s.AdvanceGoal(ctxb(), g.ID, false, ""); err != nil || g.Status != GoalActive || g.CompletedTurns != 1 {
 		t.Fatalf("advance 1: %+v %v", g, err)
 	}
-	if g, err = s.AdvanceGoal(ctxb(), g.ID); err != nil || g.Status != GoalExhausted || g.CompletedTurns != 2 {
+	if g, err = s.AdvanceGoal(ctxb(), g.ID, false, ""); err != nil || g.Status != GoalExhausted || g.CompletedTurns != 2 {
 		t.Fatalf("advance 2: %+v %v", g, err)
 	}
 	_, err = s.EndGoal(ctxb(), g.ID, GoalCompleted, "")
@@ -35,8 +35,12 @@ func TestGoalLifecycle(t *testing.T) {
 	if g2, err = s.EndGoal(ctxb(), g2.ID, GoalCancelled, "changed my mind"); err != nil || g2.Status != GoalCancelled {
 		t.Fatalf("cancel %+v %v", g2, err)
 	}
+	g3, _ := s.CreateGoal(ctxb(), "ses_g", "third", 1)
+	if g3, err = s.AdvanceGoal(ctxb(), g3.ID, true, "done"); err != nil || g3.Status != GoalCompleted || g3.Reason != "done" {
+		t.Fatalf("met on the last turn %+v %v", g3, err)
+	}
 	all, err := s.ListGoals(ctxb(), "ses_g", "")
-	if err != nil || len(all) != 2 {
+	if err != nil || len(all) != 3 {
 		t.Fatalf("list %v %v", all, err)
 	}
 }
@@ -53,26 +57,29 @@ func TestLoopLifecycle(t *testing.T) {
 	if l, err = s.SetLoopStatus(ctxb(), l.ID, LoopPaused, ""); err != nil || l.Status != LoopPaused {
 		t.Fatalf("pause %+v %v", l, err)
 	}
-	_, _, err = s.ClaimFiring(ctxb(), l.ID, 7)
-	wantErr(t, err, ErrNotActive)
 	_, err = s.SetLoopStatus(ctxb(), l.ID, LoopPaused, "")
 	wantErr(t, err, ErrNotActive)
 	if l, err = s.SetLoopStatus(ctxb(), l.ID, LoopActive, ""); err != nil || l.Status != LoopActive {
 		t.Fatalf("resume %+v %v", l, err)
 	}
-	_, fresh, err := s.ClaimFiring(ctxb(), l.ID, 7)
-	if err != nil || !fresh {
-		t.Fatalf("claim %v %v", fresh, err)
-	}
-	// The same job again is a rescued job: not fresh.
-	if _, fresh, err = s.ClaimFiring(ctxb(), l.ID, 7); err != nil || fresh {
-		t.Fatalf("reclaim %v %v", fresh, err)
+	if l, err = s.ClaimFiring(ctxb(), l.ID, 7, "run_1"); err != nil || l.ClaimedJob != 7 || l.LastRunID != "run_1" {
+		t.Fatalf("claim %+v %v", l, err)
 	}
 	before := clk.now()
-	if l, err = s.FinishFiring(ctxb(), l.ID, "run_1"); err != nil || l.CompletedTurns != 1 || l.Status != LoopActive || !l.NextRunAt.After(before) {
-		t.Fatalf("finish 1 %+v %v", l, err)
+	l, ran, err := s.FinishFiring(ctxb(), l.ID, 7)
+	if err != nil || !ran || l.CompletedTurns != 1 || l.Status != LoopActive || !l.NextRunAt.After(before) {
+		t.Fatalf("finish 1 %+v %v %v", l, ran, err)
 	}
-	if l, err = s.FinishFiring(ctxb(), l.ID, "run_2"); err != nil || l.Status != LoopExhausted || l.LastRunID != "run_2" {
+	// A job finishes its claim once.
+	if l, ran, err = s.FinishFiring(ctxb(), l.ID, 7); err != nil || ran || l.CompletedTurns != 1 {
+		t.Fatalf("finish again %+v %v %v", l, ran, err)
+	}
+	// A firing that could not start counts nothing.
+	if l, ran, err = s.FinishFiring(ctxb(), l.ID, 0); err != nil || ran || l.CompletedTurns != 1 {
+		t.Fatalf("skip %+v %v %v", l, ran, err)
+	}
+	s.ClaimFiring(ctxb(), l.ID, 8, "run_2")
+	if l, _, err = s.FinishFiring(ctxb(), l.ID, 8); err != nil || l.Status != LoopExhausted || l.LastRunID != "run_2" {
 		t.Fatalf("finish 2 %+v %v", l, err)
 	}
 	_, err = s.SetLoopStatus(ctxb(), l.ID, LoopCancelled, "")

@@ -16,6 +16,8 @@ import (
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 	"github.com/tavo-cli/tavo/pkg/tools/askuser"
+	"github.com/tavo-cli/tavo/pkg/tools/goals"
+	"github.com/tavo-cli/tavo/pkg/tools/loops"
 	filetools "github.com/tavo-cli/tavo/pkg/tools/files"
 	"github.com/tavo-cli/tavo/pkg/tools/read"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
@@ -43,6 +45,9 @@ type Deps struct {
 	// State opens the store behind the memory, variable and todo tools
 	// (pkg/tools/state) on their first call; nil leaves them out.
 	State func(ctx context.Context) (*store.Store, error)
+	// ScheduleLoop queues a loop's next firing for the worker (the goal
+	// and loop tools come with State); nil leaves it to the worker's start.
+	ScheduleLoop func(ctx context.Context, l *store.Loop) error
 	// Extensions are the config's command tools and MCP servers; nil
 	// leaves them out. The catalog gets the command tools and
 	// extension_tool_search; MCP tools join it when loaded (Set.Load).
@@ -94,6 +99,8 @@ func builtins(d Deps) []tools.Tool {
 	}
 	if d.State != nil {
 		ts = append(ts, state.All(d.State)...)
+		ts = append(ts, goals.All(d.State)...)
+		ts = append(ts, loops.All(loops.Deps{Open: d.State, Schedule: d.ScheduleLoop})...)
 	}
 	return ts
 }
