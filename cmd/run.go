@@ -20,6 +20,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/schedule"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
@@ -61,6 +62,17 @@ type RunOptions struct {
 	ResumeRun string
 	Answer    string
 	Workspace string
+	// Goal, when set, gives the run's session a goal that keeps the run
+	// going turn after turn (--goal); MaxTurns caps its turns and Detach
+	// hands the run to the worker (SPEC §14).
+	Goal     string
+	MaxTurns int
+	Detach   bool
+
+	// headless, when set, is a run the worker starts (loop firings,
+	// wake-ups, detached goals): no terminal output, no signal handling of
+	// its own, and its outcome reported back (see schedule_run.go).
+	headless *headlessRun
 }
 
 const runExitCodes = `Exit codes:
@@ -102,6 +114,7 @@ as one NDJSON line (see docs/events.md); -o json prints one final document.
 	addRunFlags(c, o)
 	c.Flags().StringVar(&o.Session, "session", "", "continue this session (default: a new one)")
 	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
+	addGoalFlags(c, o)
 	return c
 }
 
@@ -159,17 +172,25 @@ type runSetup struct {
 	// attached are the --attach files, stored as assets once the store is
 	// open and added to the prompt with their asset:// notes.
 	attached []attachment
+	// judgeModel judges goals (the profile's judge_model or model).
+	judgeModel string
 }
 
 // runRun is `tavo run` and `tavo session send`: flags → settings →
 // session.Bind → runner.Run → output.
 func runRun(o *RunOptions) error {
 	f := o.Factory
+	if err := checkGoalFlags(o); err != nil {
+		return err
+	}
 	s, err := prepareRun(o)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signalContext(o.Ctx)
+	ctx, stop := o.Ctx, func() {}
+	if o.headless == nil {
+		ctx, stop = signalContext(o.Ctx)
+	}
 	defer stop()
 	if s.settings.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -184,6 +205,12 @@ func runRun(o *RunOptions) error {
 		return err
 	}
 	defer st.Close()
+	if o.Detach {
+		return detachGoal(ctx, f, st, o, s)
+	}
+	if err := checkNoActiveGoal(ctx, st, o); err != nil {
+		return err
+	}
 	prompt := s.opts.Prompt.Text()
 	newSession, assets := "", []string(nil)
 	if len(s.attached) > 0 {
@@ -211,6 +238,9 @@ func runRun(o *RunOptions) error {
 	})
 	if err != nil {
 		removeAssets(ctx, st, assets)
+		if o.headless != nil {
+			return err
+		}
 		if session.IsCannotResume(err) {
 			return usageError(err)
 		}
@@ -220,7 +250,16 @@ func runRun(o *RunOptions) error {
 	bound.WatchCancel(ctx, cancelRun)
 	out := newRunOutput(f, s.format, s.jq)
 	out.onFail = func(err error) { cancelRun(outputStopCause(err)) }
-	s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound, out)
+	if o.headless != nil {
+		s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound)
+	} else {
+		s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound, out)
+	}
+	if ctx, err = startGoal(ctx, st, o, s); err != nil {
+		res := &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitUsage, Err: &events.ErrorInfo{Code: "goal_active", Message: err.Error()}}
+		_ = bound.Finish(ctx, res)
+		return usageError(err)
+	}
 
 	src := runner.AskSources{}
 	if f.IO.IsStdinTTY() || f.IO.IsStderrTTY() {
@@ -247,6 +286,14 @@ func runRun(o *RunOptions) error {
 	// Run-local variables travel with the run's context to every tool call.
 	res := runner.Run(state.WithRunVars(ctx, state.NewRunVars(s.runVars)), s.opts)
 	err = bound.Finish(ctx, res)
+	if err == nil {
+		err = recordWake(ctx, f, st, o, s.opts.SessionID, s.opts.RunID, res)
+	}
+	if o.headless != nil {
+		st.Close()
+		o.headless.outcome = schedule.RunOutcome{RunID: s.opts.RunID, Status: res.Status, ExitCode: res.ExitCode, WakeAt: res.WakeAt}
+		return err
+	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -383,7 +430,11 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		return nil, usageError(err)
 	}
 	var stored session.Config
-	if o.Session != "" {
+	switch {
+	case o.headless != nil && o.headless.config != nil:
+		// A loop fires with the settings recorded at its creation.
+		stored = *o.headless.config
+	case o.Session != "":
 		if stored, err = storedSessionConfig(o.Ctx, f, o.Session); err != nil {
 			return nil, err
 		}
@@ -428,6 +479,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		return nil, usageError(err)
 	}
 	s.settings = set
+	s.judgeModel = judgeModel(res, set)
 	verboseRunSettings(f, res, set)
 	system := set.System
 	s.remember = session.Remembered(flagCfg, res)
