@@ -64,6 +64,8 @@ type Queue struct {
 	exec riverdriver.Executor
 	// closeDB closes the database the queue opened itself.
 	closeDB func() error
+	// db is that database (tests make jobs due through it).
+	db *sql.DB
 }
 
 // New makes a Queue over driver, whose database River's migrations must
@@ -143,7 +145,7 @@ func OpenSQLite(ctx context.Context, dataDir string, cfg Config) (*Queue, error)
 		db.Close()
 		return nil, err
 	}
-	q.closeDB = db.Close
+	q.closeDB, q.db = db.Close, db
 	return q, nil
 }
 
