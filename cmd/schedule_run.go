@@ -16,6 +16,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/schedule"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
+	"github.com/tavo-cli/tavo/pkg/tools/loops"
 )
 
 // This file joins `tavo run` to goals, wake-ups and the worker (SPEC §14):
@@ -102,7 +103,7 @@ func checkNoActiveGoal(ctx context.Context, st *store.Store, o *RunOptions) erro
 func startGoal(ctx context.Context, st *store.Store, o *RunOptions, s *runSetup) (context.Context, error) {
 	if h := o.headless; h != nil {
 		if h.loopID != "" {
-			ctx = schedule.WithLoop(ctx, h.loopID)
+			ctx = loops.WithLoop(ctx, h.loopID)
 		}
 		if h.onBound != nil {
 			h.onBound(s.opts.RunID)

@@ -20,24 +20,9 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/store"
+	goaltools "github.com/tavo-cli/tavo/pkg/tools/goals"
 	"github.com/tavo-cli/tavo/pkg/tools/turn"
 )
-
-// Who changed a goal, as goal.updated's "by" says.
-const (
-	ByCreated  = "created"
-	ByTurn     = "turn"
-	ByModel    = "model"
-	ByJudge    = "judge"
-	ByPerson   = "person"
-	ByMaxTurns = "max_turns"
-)
-
-// GoalEvent is the goal.updated payload of g.
-func GoalEvent(g *store.Goal, by string) events.GoalUpdatedP {
-	return events.GoalUpdatedP{GoalID: g.ID, Condition: g.Condition, Status: g.Status, CompletedTurns: g.CompletedTurns,
-		MaxTurns: g.MaxTurns, By: by, Reason: g.Reason}
-}
 
 // GoalTurns decides, after each turn of a run, whether the session's active
 // goal keeps the run going (runner.Options.AfterTurn). It is installed on
@@ -80,14 +65,14 @@ func (g *GoalTurns) AfterTurn(ctx context.Context, end runner.TurnEnd) runner.Tu
 		g.emit(events.Warning, events.WarningP{Code: "goal_unwritable", Message: err.Error()})
 		return next
 	}
-	by := ByTurn
+	by := goaltools.ByTurn
 	switch goal.Status {
 	case store.GoalCompleted:
-		by = ByJudge
+		by = goaltools.ByJudge
 	case store.GoalExhausted:
-		by = ByMaxTurns
+		by = goaltools.ByMaxTurns
 	}
-	g.emit(events.GoalUpdated, GoalEvent(goal, by))
+	g.emit(events.GoalUpdated, goaltools.GoalEvent(goal, by))
 	switch {
 	case goal.Status == store.GoalExhausted:
 		next.Status = events.StatusGoalExhausted

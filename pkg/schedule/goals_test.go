@@ -65,7 +65,7 @@ func TestGoalTurnsContinueUntilTheJudgeSaysMet(t *testing.T) {
 	if next.Prompt != "" || next.Status != "" {
 		t.Fatalf("after met: %+v", next)
 	}
-	if len(evs) != 2 || evs[1].Status != store.GoalCompleted || evs[1].By != ByJudge || evs[1].Reason != "all pass" || evs[1].CompletedTurns != 2 {
+	if len(evs) != 2 || evs[1].Status != store.GoalCompleted || evs[1].By != "judge" || evs[1].Reason != "all pass" || evs[1].CompletedTurns != 2 {
 		t.Fatalf("events %+v", evs)
 	}
 }

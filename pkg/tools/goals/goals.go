@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/tavo-cli/tavo/pkg/events"
-	"github.com/tavo-cli/tavo/pkg/schedule"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
@@ -95,7 +94,7 @@ func create(ctx context.Context, st *store.Store, call *tools.Call) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	call.Env.EmitEvent(string(events.GoalUpdated), schedule.GoalEvent(g, schedule.ByCreated))
+	call.Env.EmitEvent(string(events.GoalUpdated), GoalEvent(g, ByCreated))
 	return Result{GoalID: g.ID, Status: g.Status}, nil
 }
 
@@ -121,7 +120,23 @@ func end(status string) func(ctx context.Context, st *store.Store, call *tools.C
 		if err != nil {
 			return nil, err
 		}
-		call.Env.EmitEvent(string(events.GoalUpdated), schedule.GoalEvent(g, schedule.ByModel))
+		call.Env.EmitEvent(string(events.GoalUpdated), GoalEvent(g, ByModel))
 		return Result{GoalID: g.ID, Status: g.Status}, nil
 	}
+}
+
+// Who changed a goal, as goal.updated's "by" says.
+const (
+	ByCreated  = "created"
+	ByTurn     = "turn"
+	ByModel    = "model"
+	ByJudge    = "judge"
+	ByPerson   = "person"
+	ByMaxTurns = "max_turns"
+)
+
+// GoalEvent is the goal.updated payload of g.
+func GoalEvent(g *store.Goal, by string) events.GoalUpdatedP {
+	return events.GoalUpdatedP{GoalID: g.ID, Condition: g.Condition, Status: g.Status, CompletedTurns: g.CompletedTurns,
+		MaxTurns: g.MaxTurns, By: by, Reason: g.Reason}
 }

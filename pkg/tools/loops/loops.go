@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tavo-cli/tavo/pkg/schedule"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
@@ -176,7 +175,7 @@ func complete(ctx context.Context, d Deps, st *store.Store, call *tools.Call) (a
 	if err := tools.DecodeArgs(call.Args, &a); err != nil {
 		return nil, err
 	}
-	id := schedule.LoopFrom(ctx)
+	id := LoopFrom(ctx)
 	if id == "" {
 		return nil, tools.Errorf(tools.CodeResourceNotFound, "this run was not started by a loop; use tavo_loop_cancel with a loop_id to stop one")
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tavo-cli/tavo/pkg/schedule"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
@@ -50,7 +49,7 @@ func TestLoopTools(t *testing.T) {
 	if _, err := call(ctx, CompleteName, `{"reason":"done"}`); !errors.As(err, &te) || te.Code != tools.CodeResourceNotFound {
 		t.Fatalf("complete outside a loop's run: %v", err)
 	}
-	if res, err = call(schedule.WithLoop(ctx, id), CompleteName, `{"reason":"done"}`); err != nil || res.(View).Status != store.LoopCompleted {
+	if res, err = call(WithLoop(ctx, id), CompleteName, `{"reason":"done"}`); err != nil || res.(View).Status != store.LoopCompleted {
 		t.Fatalf("complete %+v %v", res, err)
 	}
 	if _, err := call(ctx, CancelName, `{"loop_id":"`+id+`"}`); !errors.As(err, &te) || te.Code != tools.CodeInvalidArguments {
