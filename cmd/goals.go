@@ -90,7 +90,8 @@ func NewCmdGoalsShow(f *Factory, runF func(*GoalsOptions) error) *cobra.Command 
 		Use:     "show GOAL",
 		Short:   "Show a goal: condition, status, turns",
 		Args:    cobra.ExactArgs(1),
-		Example: `  tavo goals show goal_01J… -o json --jq .status`,
+		Example: `  tavo goals show goal_01J…
+  tavo goals show goal_01J… -o json --jq .status`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Ctx, o.GoalID = cmd.Context(), args[0]
 			return runOr(runF, goalsShowRun, o)
@@ -120,7 +121,8 @@ func NewCmdGoalsCancel(f *Factory, runF func(*GoalsOptions) error) *cobra.Comman
 		Long: `Cancel an active goal. A run pursuing it ends after its current turn; a
 goal that has already ended is an error (exit 1).`,
 		Args:    cobra.ExactArgs(1),
-		Example: `  tavo goals cancel goal_01J… --reason "not needed any more"`,
+		Example: `  tavo goals cancel goal_01J…
+  tavo goals cancel goal_01J… --reason "not needed any more"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Ctx, o.GoalID = cmd.Context(), args[0]
 			return runOr(runF, goalsCancelRun, o)

@@ -129,7 +129,8 @@ func NewCmdLoopsList(f *Factory, runF func(*LoopsOptions) error) *cobra.Command 
 		Use:     "list",
 		Short:   "List loops, oldest first",
 		Args:    cobra.NoArgs,
-		Example: `  tavo loops list --status active -o json --jq '.[].loop_id'`,
+		Example: `  tavo loops list
+  tavo loops list --status active -o json --jq '.[].loop_id'`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Ctx = cmd.Context()
 			return runOr(runF, loopsListRun, o)
@@ -179,7 +180,8 @@ func NewCmdLoopsShow(f *Factory, runF func(*LoopsOptions) error) *cobra.Command 
 		Use:     "show LOOP",
 		Short:   "Show a loop: prompt, interval, status, turns, next firing",
 		Args:    cobra.ExactArgs(1),
-		Example: `  tavo loops show loop_01J… -o json --jq .next_run_at`,
+		Example: `  tavo loops show loop_01J…
+  tavo loops show loop_01J… -o json --jq .next_run_at`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Ctx, o.LoopID = cmd.Context(), args[0]
 			return runOr(runF, loopsShowRun, o)
@@ -207,7 +209,7 @@ func newCmdLoopsMove(f *Factory, verb, to, short string) *cobra.Command {
 		Use:     verb + " LOOP",
 		Short:   short,
 		Args:    cobra.ExactArgs(1),
-		Example: "  tavo loops " + verb + " loop_01J…",
+		Example: "  tavo loops " + verb + " loop_01J…\n  tavo loops " + verb + " loop_01J… -o json --jq .status",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Ctx, o.LoopID = cmd.Context(), args[0]
 			return loopsMoveRun(o)

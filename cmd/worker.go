@@ -161,7 +161,8 @@ func NewCmdWorkerStatus(f *Factory, runF func(*WorkerStatusOptions) error) *cobr
 		Use:     "status",
 		Short:   "Show the job queue: due, running and scheduled jobs",
 		Args:    cobra.NoArgs,
-		Example: `  tavo worker status -o json --jq .due`,
+		Example: `  tavo worker status
+  tavo worker status -o json --jq .due`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Ctx = cmd.Context()
 			return runOr(runF, workerStatusRun, o)
