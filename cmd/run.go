@@ -200,11 +200,11 @@ func runRun(o *RunOptions) error {
 	ctx, cancelRun := context.WithCancelCause(ctx)
 	defer cancelRun(nil)
 
-	st, err := openStore(ctx, f)
+	st, closeStore, err := runStore(ctx, o)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
 	if o.Detach {
 		return detachGoal(ctx, f, st, o, s)
 	}
@@ -290,11 +290,10 @@ func runRun(o *RunOptions) error {
 		err = recordWake(ctx, f, st, o, s.opts.SessionID, s.opts.RunID, res)
 	}
 	if o.headless != nil {
-		st.Close()
 		o.headless.outcome = schedule.RunOutcome{RunID: s.opts.RunID, Status: res.Status, ExitCode: res.ExitCode, WakeAt: res.WakeAt}
 		return err
 	}
-	if cerr := st.Close(); err == nil {
+	if cerr := closeStore(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -435,7 +434,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		// A loop fires with the settings recorded at its creation.
 		stored = *o.headless.config
 	case o.Session != "":
-		if stored, err = storedSessionConfig(o.Ctx, f, o.Session); err != nil {
+		if stored, err = storedSessionConfig(o.Ctx, f, o.Session, o.headless != nil); err != nil {
 			return nil, err
 		}
 	}
@@ -621,12 +620,12 @@ func flagConfig(o *RunOptions) (session.Config, error) {
 
 // storedSessionConfig reads how session id is run; an unknown session is
 // exit 4.
-func storedSessionConfig(ctx context.Context, f *Factory, id string) (session.Config, error) {
-	st, err := openStore(ctx, f)
+func storedSessionConfig(ctx context.Context, f *Factory, id string, shared bool) (session.Config, error) {
+	st, closeStore, err := openRunStore(ctx, f, shared)
 	if err != nil {
 		return session.Config{}, err
 	}
-	defer st.Close()
+	defer closeStore()
 	c, err := session.LoadConfig(ctx, st, id)
 	if err != nil {
 		return c, sessionError(err, id)

@@ -191,3 +191,25 @@ func detachGoal(ctx context.Context, f *Factory, st *store.Store, o *RunOptions,
 	}
 	return printGoal(f, g, "detached: `tavo worker` runs it; follow it with `tavo goals show "+g.ID+"`")
 }
+
+// runStore is the store of a run: its own, closed when the run ends, for a
+// command; the worker's one shared store for the runs it starts (opening
+// a store per firing would cost more than the firing).
+func runStore(ctx context.Context, o *RunOptions) (*store.Store, func() error, error) {
+	return openRunStore(ctx, o.Factory, o.headless != nil)
+}
+
+func openRunStore(ctx context.Context, f *Factory, shared bool) (*store.Store, func() error, error) {
+	if shared {
+		st, err := f.Store(ctx)
+		if err != nil {
+			return nil, nil, &ExitError{Code: events.ExitFailed, Err: err}
+		}
+		return st, func() error { return nil }, nil
+	}
+	st, err := openStore(ctx, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, st.Close, nil
+}

@@ -84,11 +84,12 @@ func workerRun(o *WorkerOptions) error {
 	}
 	ctx, hard, stop := workerSignals(o.Ctx)
 	defer stop()
-	st, err := openStore(o.Ctx, f)
+	// One store for the worker and every run it starts (the Factory's,
+	// closed when the command ends).
+	st, err := f.Store(o.Ctx)
 	if err != nil {
-		return err
+		return failedError(err)
 	}
-	defer st.Close()
 	h := &schedule.Handler{Store: st, Start: runStarter(f)}
 	if !f.Quiet {
 		h.Log = func(format string, args ...any) {

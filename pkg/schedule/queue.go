@@ -83,6 +83,10 @@ func New[TTx any](driver riverdriver.Driver[TTx], cfg Config) (*Queue, error) {
 		JobTimeout:           -1, // a run has its own --timeout
 		RescueStuckJobsAfter: cmpDur(cfg.RescueAfter, DefaultRescueAfter),
 		MaxAttempts:          5,
+		// SQLite has no LISTEN: River's SQLite listener polls a table many
+		// times a second, the most of an idle worker's CPU. Fetch polling
+		// alone finds due jobs.
+		PollOnly: true,
 	}
 	if h := cfg.Handler; h != nil {
 		w := river.NewWorkers()
