@@ -87,9 +87,9 @@ func goalsListRun(o *GoalsOptions) error {
 func NewCmdGoalsShow(f *Factory, runF func(*GoalsOptions) error) *cobra.Command {
 	o := &GoalsOptions{Factory: f}
 	return &cobra.Command{
-		Use:     "show GOAL",
-		Short:   "Show a goal: condition, status, turns",
-		Args:    cobra.ExactArgs(1),
+		Use:   "show GOAL",
+		Short: "Show a goal: condition, status, turns",
+		Args:  cobra.ExactArgs(1),
 		Example: `  tavo goals show goal_01J…
   tavo goals show goal_01J… -o json --jq .status`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -120,7 +120,7 @@ func NewCmdGoalsCancel(f *Factory, runF func(*GoalsOptions) error) *cobra.Comman
 		Short: "Cancel an active goal: no further turn starts for it",
 		Long: `Cancel an active goal. A run pursuing it ends after its current turn; a
 goal that has already ended is an error (exit 1).`,
-		Args:    cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		Example: `  tavo goals cancel goal_01J…
   tavo goals cancel goal_01J… --reason "not needed any more"`,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -126,9 +126,9 @@ func scheduleLoop(ctx context.Context, f *Factory, l *store.Loop) error {
 func NewCmdLoopsList(f *Factory, runF func(*LoopsOptions) error) *cobra.Command {
 	o := &LoopsOptions{Factory: f}
 	c := &cobra.Command{
-		Use:     "list",
-		Short:   "List loops, oldest first",
-		Args:    cobra.NoArgs,
+		Use:   "list",
+		Short: "List loops, oldest first",
+		Args:  cobra.NoArgs,
 		Example: `  tavo loops list
   tavo loops list --status active -o json --jq '.[].loop_id'`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -177,9 +177,9 @@ func loopsListRun(o *LoopsOptions) error {
 func NewCmdLoopsShow(f *Factory, runF func(*LoopsOptions) error) *cobra.Command {
 	o := &LoopsOptions{Factory: f}
 	return &cobra.Command{
-		Use:     "show LOOP",
-		Short:   "Show a loop: prompt, interval, status, turns, next firing",
-		Args:    cobra.ExactArgs(1),
+		Use:   "show LOOP",
+		Short: "Show a loop: prompt, interval, status, turns, next firing",
+		Args:  cobra.ExactArgs(1),
 		Example: `  tavo loops show loop_01J…
   tavo loops show loop_01J… -o json --jq .next_run_at`,
 		RunE: func(cmd *cobra.Command, args []string) error {

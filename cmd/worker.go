@@ -159,9 +159,9 @@ type WorkerStatusOptions struct {
 func NewCmdWorkerStatus(f *Factory, runF func(*WorkerStatusOptions) error) *cobra.Command {
 	o := &WorkerStatusOptions{Factory: f}
 	return &cobra.Command{
-		Use:     "status",
-		Short:   "Show the job queue: due, running and scheduled jobs",
-		Args:    cobra.NoArgs,
+		Use:   "status",
+		Short: "Show the job queue: due, running and scheduled jobs",
+		Args:  cobra.NoArgs,
 		Example: `  tavo worker status
   tavo worker status -o json --jq .due`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
