@@ -76,10 +76,10 @@ type RunOptions struct {
 }
 
 const runExitCodes = `Exit codes:
-  0    completed
+  0    completed (or waiting: the run ended with tavo_wait; a worker wakes it)
   1    failed (provider or internal error)
   2    usage or configuration error
-  3    stopped at a limit (--max-rounds, --max-tool-calls, --timeout)
+  3    stopped at a limit (--max-rounds, --max-tool-calls, --timeout, a --goal's --max-turns)
   4    session busy or not found
   5    a person's answer was required and none could be had (--ask fail)
   129  hung up (SIGHUP)
