@@ -215,6 +215,16 @@ func (e *styleEnv) jsonCases() map[string][]string {
 		"tavo var rm":              {"gone"},
 		"tavo var set":             {"other", "2"},
 		"tavo version":             {},
+		"tavo goals cancel":        {"NEWGOAL"},
+		"tavo goals list":          {},
+		"tavo goals show":          {"NEWGOAL"},
+		"tavo loops cancel":        {"NEWLOOP"},
+		"tavo loops create":        {"--session", e.session, "--every", "1m", "Check"},
+		"tavo loops list":          {},
+		"tavo loops pause":         {"NEWLOOP"},
+		"tavo loops resume":        {"NEWPAUSED"},
+		"tavo loops show":          {"NEWLOOP"},
+		"tavo worker status":       {},
 	}
 }
 
@@ -261,6 +271,19 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 				e.must("read", e.web+"/page.html")
 				args = append([]string(nil), args...)
 				args[i] = strings.TrimSpace(e.must("artifacts", "ls", "--limit", "1", "-o", "ndjson", "--jq", ".id"))
+			}
+			if a == "NEWGOAL" || a == "NEWLOOP" || a == "NEWPAUSED" {
+				// A goal or loop made for the command (issue 18).
+				args = append([]string(nil), args...)
+				switch a {
+				case "NEWGOAL":
+					args[i] = strings.TrimSpace(e.must("run", "--goal", "done", "--detach", "-o", "json", "--jq", ".goal_id", "Work"))
+				default:
+					args[i] = strings.TrimSpace(e.must("loops", "create", "--session", e.session, "--every", "1m", "-o", "json", "--jq", ".loop_id", "Check"))
+					if a == "NEWPAUSED" {
+						e.must("loops", "pause", args[i])
+					}
+				}
 			}
 			if a == "NEWNOTE" {
 				// A memory note made for the command that removes it.

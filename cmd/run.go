@@ -20,6 +20,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/providers/codecs"
 	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/schedule"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
@@ -63,13 +64,24 @@ type RunOptions struct {
 	Workspace string
 	// CodeMode is --code-mode (SPEC §12; see run_codemode.go).
 	CodeMode bool
+	// Goal, when set, gives the run's session a goal that keeps the run
+	// going turn after turn (--goal); MaxTurns caps its turns and Detach
+	// hands the run to the worker (SPEC §14).
+	Goal     string
+	MaxTurns int
+	Detach   bool
+
+	// headless, when set, is a run the worker starts (loop firings,
+	// wake-ups, detached goals): no terminal output, no signal handling of
+	// its own, and its outcome reported back (see schedule_run.go).
+	headless *headlessRun
 }
 
 const runExitCodes = `Exit codes:
-  0    completed
+  0    completed (or waiting: the run ended with tavo_wait; a worker wakes it)
   1    failed (provider or internal error)
   2    usage or configuration error
-  3    stopped at a limit (--max-rounds, --max-tool-calls, --timeout)
+  3    stopped at a limit (--max-rounds, --max-tool-calls, --timeout, a --goal's --max-turns)
   4    session busy or not found
   5    a person's answer was required and none could be had (--ask fail)
   129  hung up (SIGHUP)
@@ -104,6 +116,7 @@ as one NDJSON line (see docs/events.md); -o json prints one final document.
 	addRunFlags(c, o)
 	c.Flags().StringVar(&o.Session, "session", "", "continue this session (default: a new one)")
 	_ = c.RegisterFlagCompletionFunc("session", completeSessions(f))
+	addGoalFlags(c, o)
 	return c
 }
 
@@ -162,17 +175,25 @@ type runSetup struct {
 	// attached are the --attach files, stored as assets once the store is
 	// open and added to the prompt with their asset:// notes.
 	attached []attachment
+	// judgeModel judges goals (the profile's judge_model or model).
+	judgeModel string
 }
 
 // runRun is `tavo run` and `tavo session send`: flags → settings →
 // session.Bind → runner.Run → output.
 func runRun(o *RunOptions) error {
 	f := o.Factory
+	if err := checkGoalFlags(o); err != nil {
+		return err
+	}
 	s, err := prepareRun(o)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signalContext(o.Ctx)
+	ctx, stop := o.Ctx, func() {}
+	if o.headless == nil {
+		ctx, stop = signalContext(o.Ctx)
+	}
 	defer stop()
 	if s.settings.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -182,11 +203,17 @@ func runRun(o *RunOptions) error {
 	ctx, cancelRun := context.WithCancelCause(ctx)
 	defer cancelRun(nil)
 
-	st, err := openStore(ctx, f)
+	st, closeStore, err := runStore(ctx, o)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
+	if o.Detach {
+		return detachGoal(ctx, f, st, o, s)
+	}
+	if err := checkNoActiveGoal(ctx, st, o); err != nil {
+		return err
+	}
 	prompt := s.opts.Prompt.Text()
 	newSession, assets := "", []string(nil)
 	if len(s.attached) > 0 {
@@ -214,6 +241,9 @@ func runRun(o *RunOptions) error {
 	})
 	if err != nil {
 		removeAssets(ctx, st, assets)
+		if o.headless != nil {
+			return err
+		}
 		if session.IsCannotResume(err) {
 			return usageError(err)
 		}
@@ -223,7 +253,16 @@ func runRun(o *RunOptions) error {
 	bound.WatchCancel(ctx, cancelRun)
 	out := newRunOutput(f, s.format, s.jq)
 	out.onFail = func(err error) { cancelRun(outputStopCause(err)) }
-	s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound, out)
+	if o.headless != nil {
+		s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound)
+	} else {
+		s.opts.Emitter = events.NewEmitter(s.opts.RunID, s.opts.SessionID, nil, bound, out)
+	}
+	if ctx, err = startGoal(ctx, st, o, s); err != nil {
+		res := &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitUsage, Err: &events.ErrorInfo{Code: "goal_active", Message: err.Error()}}
+		_ = bound.Finish(ctx, res)
+		return usageError(err)
+	}
 
 	src := runner.AskSources{}
 	if f.IO.IsStdinTTY() || f.IO.IsStderrTTY() {
@@ -252,7 +291,14 @@ func runRun(o *RunOptions) error {
 	runCtx := rootOfTree(state.WithRunVars(ctx, state.NewRunVars(s.runVars)), f, st, s)
 	res := runner.Run(runCtx, s.opts)
 	err = bound.Finish(ctx, res)
-	if cerr := st.Close(); err == nil {
+	if err == nil {
+		err = recordWake(ctx, f, st, o, s.opts.SessionID, s.opts.RunID, res)
+	}
+	if o.headless != nil {
+		o.headless.outcome = schedule.RunOutcome{RunID: s.opts.RunID, Status: res.Status, ExitCode: res.ExitCode, WakeAt: res.WakeAt}
+		return err
+	}
+	if cerr := closeStore(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -388,8 +434,12 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		return nil, usageError(err)
 	}
 	var stored session.Config
-	if o.Session != "" {
-		if stored, err = storedSessionConfig(o.Ctx, f, o.Session); err != nil {
+	switch {
+	case o.headless != nil && o.headless.config != nil:
+		// A loop fires with the settings recorded at its creation.
+		stored = *o.headless.config
+	case o.Session != "":
+		if stored, err = storedSessionConfig(o.Ctx, f, o.Session, o.headless != nil); err != nil {
 			return nil, err
 		}
 	}
@@ -437,6 +487,7 @@ func prepareRun(o *RunOptions) (*runSetup, error) {
 		return nil, usageError(err)
 	}
 	s.settings = set
+	s.judgeModel = judgeModel(res, set)
 	verboseRunSettings(f, res, set)
 	system := set.System
 	s.remember = session.Remembered(flagCfg, res)
@@ -586,12 +637,12 @@ func flagConfig(o *RunOptions) (session.Config, error) {
 
 // storedSessionConfig reads how session id is run; an unknown session is
 // exit 4.
-func storedSessionConfig(ctx context.Context, f *Factory, id string) (session.Config, error) {
-	st, err := openStore(ctx, f)
+func storedSessionConfig(ctx context.Context, f *Factory, id string, shared bool) (session.Config, error) {
+	st, closeStore, err := openRunStore(ctx, f, shared)
 	if err != nil {
 		return session.Config{}, err
 	}
-	defer st.Close()
+	defer closeStore()
 	c, err := session.LoadConfig(ctx, st, id)
 	if err != nil {
 		return c, sessionError(err, id)

@@ -123,6 +123,11 @@ func (o *runOutput) text(e *events.Envelope) error {
 		if !o.roundText && p.Text != "" {
 			return o.writeAnswer(out, p.Text)
 		}
+	case events.MessageSentP:
+		// tavo_send_message speaks to the person: it is printed like an answer.
+		o.stopSpinner()
+		o.endLine(out)
+		return o.writeAnswer(out, p.Text+"\n")
 	case events.ToolCallP:
 		o.endLine(out)
 		if !o.f.Quiet {

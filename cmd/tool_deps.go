@@ -10,6 +10,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/fetch"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/search"
+	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 	"github.com/tavo-cli/tavo/pkg/tools/builtin"
 	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
@@ -119,6 +120,7 @@ func toolDeps(f *Factory, cfg *config.Config) (builtin.Deps, error) {
 	d.FetchCache = pageCache(f)
 	d.Files = f.Files()
 	d.State = log.open
+	d.ScheduleLoop = func(ctx context.Context, l *store.Loop) error { return scheduleLoop(ctx, f, l) }
 	d.Resources = newCentre(d, "")
 	if s, err := searchRunner(cfg, "", f.Getenv, log); err != nil {
 		d.Unavailable[websearch.Name] = err.Error()

@@ -75,6 +75,10 @@ while IFS=$'\t' read -r mode f1 p r ms; do
 done < <(go run ./scripts/extract-corpus -corpus "$corpus" -rows -tsv "$tsv")
 echo "bench.sh: per-page extraction scores in $tsv" >&2
 
+if [[ -x scripts/bench-worker.sh ]]; then
+  while IFS= read -r line; do rows+=("$line"); done < <(scripts/bench-worker.sh --rows 2>/dev/null)
+fi
+
 if [[ -x scripts/bench-fetch.sh ]]; then
   while IFS= read -r line; do rows+=("$line"); done < <(scripts/bench-fetch.sh --rows)
 fi

@@ -106,6 +106,10 @@ type Profile struct {
 	CodeMode       *bool    `toml:"code_mode,omitempty"`
 	CodeModeDirect []string `toml:"code_mode_direct,omitempty"`
 	CodeTimeout    string   `toml:"code_timeout,omitempty"`
+	// JudgeModel is the model, on this profile's API, that judges whether a
+	// goal's condition is met after each turn (SPEC §14); empty uses the
+	// profile's model.
+	JudgeModel string `toml:"judge_model,omitempty"`
 	// ReasoningContext is off, since-user or active-chain (default DefaultReasoningContext).
 	ReasoningContext string `toml:"reasoning_context,omitempty"`
 	// Stream asks for streamed responses (default DefaultStream).

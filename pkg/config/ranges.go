@@ -59,6 +59,23 @@ var (
 	CodeTimeoutRange = Range[time.Duration]{Key: "code_timeout", Min: time.Millisecond, Max: 24 * time.Hour}
 )
 
+// The ranges of goals, loops and the worker (SPEC §14, docs/goals-loops.md).
+var (
+	// GoalTurnsRange bounds `tavo run --goal … --max-turns`.
+	GoalTurnsRange = Range[int]{Flag: "--max-turns", Min: 1, Max: MaxGoalTurns}
+	// LoopTurnsRange bounds `tavo loops create --max-turns`.
+	LoopTurnsRange = Range[int]{Flag: "--max-turns", Min: 1, Max: 10000}
+	// LoopEveryRange bounds `tavo loops create --every`.
+	LoopEveryRange = Range[time.Duration]{Flag: "--every", Min: 10 * time.Second, Max: 8760 * time.Hour}
+	// WorkerConcurrencyRange bounds `tavo worker --concurrency`.
+	WorkerConcurrencyRange = Range[int]{Flag: "--concurrency", Min: 1, Max: 256}
+	// WorkerGraceRange bounds `tavo worker --grace`.
+	WorkerGraceRange = Range[time.Duration]{Flag: "--grace", Min: 0, Max: 24 * time.Hour}
+)
+
+// MaxGoalTurns is the most turns a goal may have.
+const MaxGoalTurns = 1000
+
 // Contains reports whether v is allowed: within [Min, Max], or 0 when 0
 // has a meaning.
 func (r Range[T]) Contains(v T) bool {

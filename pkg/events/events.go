@@ -39,6 +39,11 @@ const (
 	SubagentStarted   Type = "subagent.started"
 	SubagentCompleted Type = "subagent.completed"
 	SubagentStopped   Type = "subagent.stopped"
+	// MessageSent is a message the model sent with tavo_send_message.
+	MessageSent Type = "message.sent"
+	// GoalUpdated is a goal created, advanced by a turn, completed,
+	// cancelled or exhausted (SPEC §14).
+	GoalUpdated Type = "goal.updated"
 )
 
 // AllTypes returns every event type of version 1, in the order a reader
@@ -48,7 +53,7 @@ func AllTypes() []Type {
 		RunStarted, RoundStarted, TextDelta, ReasoningDelta, MessageT,
 		ToolCall, ToolResult, ToolsVisible, AskQuestion, AskAnswer,
 		ConfirmRequest, ConfirmResult, TodoUpdated, Retry, Compaction,
-		Warning, SubagentStarted, SubagentCompleted, SubagentStopped, RunCompleted,
+		Warning, SubagentStarted, SubagentCompleted, SubagentStopped, MessageSent, GoalUpdated, RunCompleted,
 	}
 }
 

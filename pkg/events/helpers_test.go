@@ -77,6 +77,8 @@ func samples() []struct {
 		{SubagentStarted, SubagentStartedP{SubSessionID: "ses_01JDX9", RunID: "run_01JDX9", Title: "Release notes", Mode: "async", Depth: 1}},
 		{SubagentCompleted, SubagentCompletedP{SubSessionID: "ses_01JDX9", RunID: "run_01JDX9", Title: "Release notes", Status: StatusCompleted, Usage: usage}},
 		{SubagentStopped, SubagentStoppedP{SubSessionID: "ses_01JDXA", RunID: "run_01JDXA", Title: "Scan", Status: StatusCancelled, Usage: usage, Reason: "stopped by its parent"}},
+		{MessageSent, MessageSentP{Round: 1, ID: "msg_01", Text: "Build is green."}},
+		{GoalUpdated, GoalUpdatedP{GoalID: "goal_01", Condition: "tests pass", Status: "active", CompletedTurns: 1, MaxTurns: 50, By: "turn"}},
 		{RunCompleted, RunCompletedP{Status: StatusCompleted, ExitCode: ExitOK, Text: "The page title is \"Example Domain\".",
 			Structured: json.RawMessage(`{"title":"Example Domain"}`), Rounds: 2,
 			ToolCalls: ToolCallCounts{Total: 2, Failed: 1}, Usage: Usage{InputTokens: 4100, OutputTokens: 180, CostUSD: cost(0.00193),

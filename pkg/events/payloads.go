@@ -1,5 +1,7 @@
 package events
 
+import "time"
+
 // RunStartedP is the payload of run.started, always the first event of a run.
 type RunStartedP struct {
 	SessionID string `json:"session_id"`
@@ -213,6 +215,33 @@ type RunCompletedP struct {
 	Error *ErrorInfo `json:"error,omitempty"`
 	// Resume is the command that continues this session.
 	Resume string `json:"resume,omitempty"`
+	// WakeAt is when a worker wakes the session again: set when the run
+	// ended with tavo_wait (status waiting).
+	WakeAt *time.Time `json:"wake_at,omitempty"`
+}
+
+// MessageSentP is the payload of message.sent: a message the model sent to
+// the person with tavo_send_message.
+type MessageSentP struct {
+	Round int    `json:"round"`
+	ID    string `json:"id"`
+	Text  string `json:"text"`
+	// Continue says the turn goes on after the message.
+	Continue bool `json:"continue"`
+}
+
+// GoalUpdatedP is the payload of goal.updated: a goal's state after a change.
+type GoalUpdatedP struct {
+	GoalID         string `json:"goal_id"`
+	Condition      string `json:"condition"`
+	Status         string `json:"status"`
+	CompletedTurns int    `json:"completed_turns"`
+	MaxTurns       int    `json:"max_turns"`
+	// By says what changed it: "created", "turn", "model", "judge",
+	// "person" or "max_turns".
+	By string `json:"by"`
+	// Reason is the judge's reason or the cancel's, when there is one.
+	Reason string `json:"reason,omitempty"`
 }
 
 // ToolCallCounts counts the tool calls of a run.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSchemaCopyMatchesDocs(t *testing.T) {
@@ -82,6 +83,9 @@ func TestZeroValuePayloadsKeepListsAndRequiredFields(t *testing.T) {
 	em.Emit(ToolsVisible, ToolsVisibleP{})
 	em.Emit(TodoUpdated, &TodoUpdatedP{})
 	em.Emit(RunCompleted, RunCompletedP{Status: StatusMaxRounds, ExitCode: ExitCodeFor(StatusMaxRounds)})
+	wake := time.Date(2026, 11, 29, 16, 0, 0, 0, time.UTC)
+	em.Emit(RunCompleted, RunCompletedP{Status: StatusWaiting, ExitCode: ExitCodeFor(StatusWaiting), WakeAt: &wake})
+	em.Emit(RunCompleted, RunCompletedP{Status: StatusGoalExhausted, ExitCode: ExitCodeFor(StatusGoalExhausted)})
 	for _, line := range rec.lines {
 		if strings.Contains(string(line), "null") {
 			t.Errorf("line has a null: %s", line)

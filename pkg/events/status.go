@@ -9,6 +9,13 @@ const (
 	StatusCancelled     = "cancelled"
 	StatusInputRequired = "input_required"
 	StatusFailed        = "failed"
+	// StatusWaiting is a run whose last turn ended with tavo_wait: it
+	// completed, and run.completed's wake_at says when a worker wakes the
+	// session again (SPEC §14). Exit 0.
+	StatusWaiting = "waiting"
+	// StatusGoalExhausted is a run whose goal used its max_turns without
+	// being met (SPEC §14). Exit 3, like the other limits.
+	StatusGoalExhausted = "goal_exhausted"
 )
 
 // Process exit codes (SPEC §1). run.completed's exit_code is one of them and
@@ -39,9 +46,9 @@ const (
 // never exits 0 by mistake.
 func ExitCodeFor(status string) int {
 	switch status {
-	case StatusCompleted:
+	case StatusCompleted, StatusWaiting:
 		return ExitOK
-	case StatusMaxRounds, StatusMaxToolCalls, StatusTimeout:
+	case StatusMaxRounds, StatusMaxToolCalls, StatusTimeout, StatusGoalExhausted:
 		return ExitLimit
 	case StatusInputRequired:
 		return ExitInputRequired

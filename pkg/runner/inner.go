@@ -85,11 +85,11 @@ func (r *run) countOutcome(out tools.Outcome) {
 	}
 }
 
-// callsLeft is how many more calls --max-tool-calls allows.
+// callsLeft is how many more calls --max-tool-calls allows in this turn.
 func (r *run) callsLeft() int {
 	r.countMu.Lock()
 	defer r.countMu.Unlock()
-	return r.opts.MaxToolCalls - r.counts.Total
+	return r.opts.MaxToolCalls - (r.counts.Total - r.turnCalls)
 }
 
 // callCounts is a copy of the counts.

@@ -17,6 +17,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools"
+	"github.com/tavo-cli/tavo/pkg/tools/turn"
 )
 
 // Options configure one run.
@@ -101,6 +102,36 @@ type Options struct {
 	Compactor     Compactor
 	ContextBudget int
 	Now           func() time.Time
+	// AfterTurn, when set, is asked after each turn whether the run goes
+	// on (a goal, SPEC §14): a turn is the model loop up to a final answer
+	// or an end-of-turn action. The round and tool-call limits apply per
+	// turn; the run's context (--timeout) to all of them.
+	AfterTurn func(ctx context.Context, end TurnEnd) TurnNext
+}
+
+// TurnEnd is how one turn of a run ended.
+type TurnEnd struct {
+	// Turn counts the run's turns from 1.
+	Turn int
+	// Status is the turn's status: completed, or the limit it stopped at.
+	Status string
+	Text   string
+	// Action is the end-of-turn action that ended it (turn.Action*), ""
+	// for a final answer.
+	Action string
+	// WakeAt is the wake-up tavo_wait declared.
+	WakeAt *time.Time
+}
+
+// TurnNext is what a run does after a turn.
+type TurnNext struct {
+	// Prompt, when not empty, starts another turn with it as a user message.
+	Prompt string
+	// Status, when set (and Prompt is not), ends the run with it and Err.
+	Status string
+	Err    *events.ErrorInfo
+	// Usage is what deciding cost (a judge request); it counts in the run's.
+	Usage providers.Usage
 }
 
 // Prices are per-million-token prices in USD.
@@ -124,6 +155,9 @@ type Result struct {
 	Err       *events.ErrorInfo
 	// Structured is the parsed answer under Options.Schema.
 	Structured any
+	// WakeAt is when the session should be woken again: set when the
+	// run's last turn ended with tavo_wait (status waiting).
+	WakeAt *time.Time
 }
 
 // StopCause is the cause a caller gives when it cancels a run's context
@@ -174,12 +208,20 @@ type run struct {
 	carried []providers.Part
 	// subagents is each sub-agent run's usage, for run.completed.
 	subagents []events.SubagentUsage
+	// ctl is where end-of-turn tools say the turn is over; turns counts
+	// the turns, turnFirst is the first round of the current one and
+	// turnCalls the tool calls made before it (limits apply per turn).
+	ctl       *turn.Control
+	turns     int
+	turnFirst int
+	turnCalls int
 }
 
 // Run executes the model loop once and always emits exactly one run.completed
 // event, whatever happens.
 func Run(ctx context.Context, opts Options) (res *Result) {
 	r := newRun(opts)
+	ctx = turn.WithControl(ctx, r.ctl)
 	if opts.Attachments != nil {
 		// Tools that produce images queue them here.
 		ctx = resources.WithAttachments(ctx, opts.Attachments)
@@ -209,7 +251,7 @@ func newRun(opts Options) *run {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	r := &run{opts: opts, start: opts.Now()}
+	r := &run{opts: opts, start: opts.Now(), ctl: &turn.Control{}, turnFirst: 1}
 	r.msgs = append([]providers.Message(nil), opts.History...)
 	// A prompt without parts adds no user message: the run continues the
 	// history as it stands (a resumed run).
@@ -324,7 +366,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		}
 		r.takeGuidance()
 		r.takeNotes()
-		if r.limit == nil && r.round == r.opts.MaxRounds && r.ranTools {
+		if r.limit == nil && r.turnRound() == r.opts.MaxRounds && r.ranTools {
 			// The round before asked for tools and this request is the last
 			// allowed: tool calls turned off, so the model answers with what it has.
 			r.limit = r.result(events.StatusMaxRounds, &events.ErrorInfo{
@@ -372,19 +414,28 @@ func (r *run) loop(ctx context.Context) *Result {
 		r.emitMessage(resp, calls)
 		r.ranTools = len(calls) > 0
 		if r.final {
-			return r.finalAnswer(calls)
+			if res := r.endTurn(ctx, r.finalAnswer(calls)); res != nil {
+				return res
+			}
+			continue
 		}
 		if len(calls) == 0 {
 			if r.awaitChildren(ctx) {
 				continue
 			}
 			if r.opts.Schema == nil {
-				return r.result(events.StatusCompleted, nil)
+				if res := r.endTurn(ctx, r.result(events.StatusCompleted, nil)); res != nil {
+					return res
+				}
+				continue
 			}
 			v, err := r.opts.Schema.parse(r.lastText)
 			if err == nil {
 				r.structured = v
-				return r.result(events.StatusCompleted, nil)
+				if res := r.endTurn(ctx, r.result(events.StatusCompleted, nil)); res != nil {
+					return res
+				}
+				continue
 			}
 			if r.repaired {
 				return r.failed(CodeInvalidStructuredOutput, err.Error())
@@ -392,12 +443,12 @@ func (r *run) loop(ctx context.Context) *Result {
 			// One repair request, even past --max-rounds: the answer is due.
 			r.repaired = true
 			r.msgs = append(r.msgs, repairPrompt(err.Error()))
-			if r.round >= r.opts.MaxRounds {
-				r.opts.MaxRounds = r.round + 1
+			if r.turnRound() >= r.opts.MaxRounds {
+				r.opts.MaxRounds = r.turnRound() + 1
 			}
 			continue
 		}
-		if r.round >= r.opts.MaxRounds {
+		if r.turnRound() >= r.opts.MaxRounds {
 			r.answerUnrun(calls, "not run: the run reached its round limit")
 			return r.result(events.StatusMaxRounds, &events.ErrorInfo{
 				Code:    "max_rounds",
@@ -410,7 +461,53 @@ func (r *run) loop(ctx context.Context) *Result {
 		if err := r.store(); err != nil {
 			return r.failed("store_failed", err.Error())
 		}
+		if r.ctl.Ended() {
+			// An end-of-turn action (tavo_finish, tavo_send_message,
+			// tavo_wait) ends the turn once the round's calls have run.
+			if res := r.endTurn(ctx, r.result(events.StatusCompleted, nil)); res != nil {
+				return res
+			}
+		}
 	}
+}
+
+// turnRound is the current round counted from the start of the turn.
+func (r *run) turnRound() int { return r.round - r.turnFirst + 1 }
+
+// endTurn ends a turn that ended with res: AfterTurn decides whether
+// another turn starts (nil is returned, and the loop goes on) or the run
+// ends (the result is returned, with status waiting when the turn declared
+// a wake-up).
+func (r *run) endTurn(ctx context.Context, res *Result) *Result {
+	tk := r.ctl.Take()
+	if r.lastText == "" && tk.Sent != "" {
+		// The model spoke through tavo_send_message: that is its answer.
+		r.lastText = tk.Sent
+		res.Text = tk.Sent
+	}
+	r.turns++
+	if r.opts.AfterTurn != nil && ctx.Err() == nil {
+		next := r.opts.AfterTurn(ctx, TurnEnd{Turn: r.turns, Status: res.Status, Text: res.Text, Action: tk.Action, WakeAt: tk.WakeAt})
+		r.usage = r.usage.Add(next.Usage)
+		if next.Prompt != "" && ctx.Err() == nil {
+			r.msgs = append(r.msgs, providers.Message{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: next.Prompt}}})
+			r.turnFirst = r.round + 1
+			r.turnCalls = r.callCounts().Total
+			r.limit, r.final, r.ranTools, r.repaired = nil, false, false, false
+			r.lastText = ""
+			return nil
+		}
+		status, errInfo := res.Status, res.Err
+		if next.Status != "" {
+			status, errInfo = next.Status, next.Err
+		}
+		res = r.result(status, errInfo)
+	}
+	if tk.WakeAt != nil && res.Status == events.StatusCompleted {
+		res.Status, res.ExitCode = events.StatusWaiting, events.ExitCodeFor(events.StatusWaiting)
+		res.WakeAt = tk.WakeAt
+	}
+	return res
 }
 
 // finalAnswer ends a run that hit a limit, after the last request was sent
@@ -623,7 +720,7 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 				Code:    "max_tool_calls",
 				Message: fmt.Sprintf("the model asked for more than %d tool calls (raise --max-tool-calls)", r.opts.MaxToolCalls),
 			})
-			if r.round >= r.opts.MaxRounds {
+			if r.turnRound() >= r.opts.MaxRounds {
 				return res
 			}
 			// One more request, without tools, for the answer.
@@ -756,6 +853,7 @@ func (r *run) complete(res *Result) {
 		DurationMS: r.opts.Now().Sub(r.start).Milliseconds(),
 		Error:      res.Err,
 		Resume:     r.opts.Resume,
+		WakeAt:     res.WakeAt,
 	})
 }
 

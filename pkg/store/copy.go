@@ -17,12 +17,12 @@ import (
 // copy` leaves it behind (docs/store.md).
 var CopyTables = []string{
 	"sessions", "messages", "runs", "events", "compactions", "audit", "variables",
-	"todos", "kv", "artifacts", "memory_items", "retained_attachments",
+	"todos", "kv", "artifacts", "memory_items", "retained_attachments", "goals", "loops",
 }
 
 // nonEmptyTables are the tables whose rows make a store "not empty" for a
 // copy: kv is left out, since opening a store may write bookkeeping there.
-var nonEmptyTables = []string{"sessions", "runs", "audit", "variables", "memory_items", "artifacts"}
+var nonEmptyTables = []string{"sessions", "runs", "audit", "variables", "memory_items", "artifacts", "goals", "loops"}
 
 // TableCopy is what a copy did to one table: rows copied and the checksum
 // that both stores gave for it (SHA-256 over the sorted hashes of the rows'

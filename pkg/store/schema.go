@@ -165,6 +165,8 @@ UPDATE kv SET value = json_remove(value, '$.memories') WHERE key = 'memory';
 	retainedMigration,
 	// 6: sub-agent session trees (SPEC §13): see tree.go.
 	treeMigration,
+	// 6: goals, loops and wake-ups (SPEC §14): see goals.go.
+	scheduleMigration,
 }
 
 // SchemaVersion is the schema version this build writes.

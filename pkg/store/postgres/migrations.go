@@ -216,6 +216,43 @@ CREATE INDEX sessions_by_parent ON sessions (parent_session_id) WHERE parent_ses
 CREATE INDEX sessions_by_root ON sessions (root_session_id) WHERE root_session_id <> '';
 CREATE INDEX runs_by_parent ON runs (parent_run_id) WHERE parent_run_id <> '';
 `,
+	// 4: goals, loops and wake-ups (SPEC §14), SQLite's migration 7.
+	`
+CREATE TABLE goals (
+	id              TEXT PRIMARY KEY,
+	session_id      TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	condition       TEXT NOT NULL,
+	status          TEXT NOT NULL,
+	max_turns       BIGINT NOT NULL,
+	completed_turns BIGINT NOT NULL DEFAULT 0,
+	reason          TEXT NOT NULL DEFAULT '',
+	created_at      BIGINT NOT NULL,
+	updated_at      BIGINT NOT NULL
+);
+CREATE UNIQUE INDEX goals_one_active ON goals (session_id) WHERE status = 'active';
+CREATE INDEX goals_by_session ON goals (session_id, created_at);
+
+CREATE TABLE loops (
+	id              TEXT PRIMARY KEY,
+	session_id      TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	prompt          TEXT NOT NULL,
+	interval_ns     BIGINT NOT NULL,
+	max_turns       BIGINT NOT NULL,
+	completed_turns BIGINT NOT NULL DEFAULT 0,
+	status          TEXT NOT NULL,
+	reason          TEXT NOT NULL DEFAULT '',
+	config          TEXT NOT NULL DEFAULT '',
+	next_run_at     BIGINT NOT NULL,
+	expires_at      BIGINT NOT NULL DEFAULT 0,
+	last_run_id     TEXT NOT NULL DEFAULT '',
+	claimed_job     BIGINT NOT NULL DEFAULT 0,
+	created_at      BIGINT NOT NULL,
+	updated_at      BIGINT NOT NULL
+);
+CREATE INDEX loops_by_session ON loops (session_id, created_at);
+
+ALTER TABLE runs ADD COLUMN wake_at BIGINT NOT NULL DEFAULT 0;
+`,
 }
 
 // migrateLockKey is the session-level advisory lock Migrate holds, so two

@@ -17,9 +17,12 @@ import (
 	"github.com/tavo-cli/tavo/pkg/tools"
 	"github.com/tavo-cli/tavo/pkg/tools/askuser"
 	filetools "github.com/tavo-cli/tavo/pkg/tools/files"
+	"github.com/tavo-cli/tavo/pkg/tools/goals"
+	"github.com/tavo-cli/tavo/pkg/tools/loops"
 	"github.com/tavo-cli/tavo/pkg/tools/read"
 	"github.com/tavo-cli/tavo/pkg/tools/state"
 	"github.com/tavo-cli/tavo/pkg/tools/subagent"
+	"github.com/tavo-cli/tavo/pkg/tools/turn"
 	"github.com/tavo-cli/tavo/pkg/tools/webfetch"
 	"github.com/tavo-cli/tavo/pkg/tools/websearch"
 )
@@ -43,6 +46,9 @@ type Deps struct {
 	// State opens the store behind the memory, variable and todo tools
 	// (pkg/tools/state) on their first call; nil leaves them out.
 	State func(ctx context.Context) (*store.Store, error)
+	// ScheduleLoop queues a loop's next firing for the worker (the goal
+	// and loop tools come with State); nil leaves it to the worker's start.
+	ScheduleLoop func(ctx context.Context, l *store.Loop) error
 	// Extensions are the config's command tools and MCP servers; nil
 	// leaves them out. The catalog gets the command tools and
 	// extension_tool_search; MCP tools join it when loaded (Set.Load).
@@ -78,6 +84,8 @@ func builtins(d Deps) []tools.Tool {
 		tools.NewToolSearch(),
 		askuser.New(),
 	}
+	// The end-of-turn actions (SPEC §14) are always there, found by tool search.
+	ts = append(ts, turn.All()...)
 	if d.Resources != nil {
 		ts = append(ts, read.New(d.Resources))
 	}
@@ -94,6 +102,8 @@ func builtins(d Deps) []tools.Tool {
 		ts = append(ts, state.All(d.State)...)
 		// Sub-agents are sessions in the same store (SPEC §13).
 		ts = append(ts, subagent.All()...)
+		ts = append(ts, goals.All(d.State)...)
+		ts = append(ts, loops.All(loops.Deps{Open: d.State, Schedule: d.ScheduleLoop})...)
 	}
 	return ts
 }

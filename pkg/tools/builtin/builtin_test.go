@@ -57,7 +57,7 @@ func TestEngineLessDepsGiveOnlyTheCoreTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(t, c); got != "tavo_ask_user tavo_tool_search" {
+	if got := names(t, c); got != "tavo_ask_user tavo_finish tavo_send_message tavo_tool_search tavo_wait" {
 		t.Fatalf("tools %q", got)
 	}
 }
@@ -103,7 +103,7 @@ func TestAllowListRefusesUnknownAndUnavailableNames(t *testing.T) {
 		t.Fatalf("unavailable: %v", err)
 	}
 	_, err = Catalog(d, []string{"tavo_file_sav"})
-	if err == nil || !strings.Contains(err.Error(), `unknown tool "tavo_file_sav" in --tool (known: tavo_ask_user, tavo_tool_search)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown tool "tavo_file_sav" in --tool (known: tavo_ask_user, tavo_finish, tavo_send_message, tavo_tool_search, tavo_wait)`) {
 		t.Fatalf("unknown: %v", err)
 	}
 }
