@@ -85,6 +85,9 @@ type profileView struct {
 	Workspace        string            `json:"workspace,omitempty"`
 	Vision           bool              `json:"vision,omitempty"`
 	VisionModel      string            `json:"vision_model,omitempty"`
+	CodeMode         bool              `json:"code_mode"`
+	CodeModeDirect   []string          `json:"code_mode_direct"`
+	CodeTimeout      string            `json:"code_timeout"`
 	Notes            []string          `json:"notes,omitempty"`
 }
 
@@ -124,6 +127,8 @@ func newProfileView(cfg *config.Config, r *config.Resolved) profileView {
 		Notes:            r.Notes,
 	}
 	v.APIKey.NotNeeded = !v.APIKey.Set && r.KeyProblem == ""
+	cm := config.RunCodeMode(nil, p)
+	v.CodeMode, v.CodeModeDirect, v.CodeTimeout = cm.On, cm.Direct, config.DurationText(cm.Timeout)
 	return v
 }
 

@@ -35,6 +35,9 @@ type ProfileSetOptions struct {
 	StreamIdle       string
 	ReasoningContext string
 	System           string
+	CodeMode         bool
+	CodeModeDirect   []string
+	CodeTimeout      string
 	Headers          []string
 	Query            []string
 	Params           []string
@@ -95,6 +98,9 @@ history: export the key in an environment variable and name it with --key-env.`,
 	fl.StringVar(&o.Timeout, "timeout", "", "limit for a whole run, e.g. 10m")
 	fl.StringVar(&o.ResponseTimeout, "response-timeout", "", "limit for a model server's response headers, per request (default "+config.DurationText(config.DefaultResponseTimeout)+")")
 	fl.StringVar(&o.StreamIdle, "stream-idle-timeout", "", "limit for silence inside a model's answer (default "+config.DurationText(config.DefaultStreamIdleTimeout)+")")
+	fl.BoolVar(&o.CodeMode, "code-mode", config.DefaultCodeMode, "runs with this profile use code mode: the model writes programs that call the tools")
+	fl.StringSliceVar(&o.CodeModeDirect, "code-mode-direct", nil, "tools the model calls directly in code mode, comma-separated (default "+strings.Join(config.DefaultCodeModeDirect, ",")+")")
+	fl.StringVar(&o.CodeTimeout, "code-timeout", "", "limit for one code-mode program (default "+config.DurationText(config.DefaultCodeTimeout)+")")
 	fl.StringVar(&o.ReasoningContext, "reasoning-context", "", "earlier reasoning resent: "+strings.Join(config.ReasoningContexts, "|"))
 	fl.StringVar(&o.System, "system", "", "system prompt of runs with this profile, or @FILE to read it from a file")
 	_ = c.RegisterFlagCompletionFunc("reasoning-context", completeReasoningContext)
@@ -165,6 +171,17 @@ func profileSetRun(o *ProfileSetOptions) error {
 	setString("response-timeout", &p.ResponseTimeout, o.ResponseTimeout)
 	setString("stream-idle-timeout", &p.StreamIdleTimeout, o.StreamIdle)
 	setString("reasoning-context", &p.ReasoningContext, o.ReasoningContext)
+	setBool("code-mode", &p.CodeMode, o.CodeMode)
+	setString("code-timeout", &p.CodeTimeout, o.CodeTimeout)
+	if changed("code-mode-direct") {
+		// --code-mode-direct "" removes the list: the default applies.
+		p.CodeModeDirect = nil
+		for _, n := range o.CodeModeDirect {
+			if n = strings.TrimSpace(n); n != "" {
+				p.CodeModeDirect = append(p.CodeModeDirect, n)
+			}
+		}
+	}
 	if changed("system") {
 		if p.System, err = readSystem(o.System); err != nil {
 			return usageError(err)

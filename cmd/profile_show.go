@@ -133,6 +133,9 @@ func writeProfileText(ios *cli.IOStreams, v profileView) error {
 		add("system", oneLine(v.System))
 	}
 	add("stream", strconv.FormatBool(v.Stream))
+	add("code_mode", strconv.FormatBool(v.CodeMode))
+	add("code_mode_direct", strings.Join(v.CodeModeDirect, ","))
+	add("code_timeout", v.CodeTimeout)
 	if len(v.Params) > 0 {
 		b, _ := json.Marshal(v.Params)
 		add("params", string(b))

@@ -279,6 +279,10 @@ func newRun(opts Options) *run {
 		OnUsage:    r.tools.add,
 		CallInner:  r.callInner,
 	}
+	if names := r.codeModeTools(); len(names) > 0 && names[0] == r.opts.CodeModeTools[0] {
+		// tavo_code leads the code-mode tools (inner.go).
+		r.env.CodeTool = names[0]
+	}
 	return r
 }
 

@@ -76,6 +76,7 @@ type Binding struct {
 	store     func(round int, msgs []providers.Message) error
 	completed json.RawMessage
 	calls     map[string]json.RawMessage // call id → arguments, for the audit
+	parents   map[string]string          // call id → its code-mode program's call id
 
 	// Resuming: the run continued, the prompt to send again (a run killed
 	// before storing anything), and the calls of the question to answer.
@@ -129,7 +130,7 @@ func Bind(ctx context.Context, st *store.Store, opts BindOptions) (*Binding, err
 	if err != nil {
 		return nil, sessionErr(err)
 	}
-	b := &Binding{st: st, lease: lease, calls: map[string]json.RawMessage{}}
+	b := &Binding{st: st, lease: lease, calls: map[string]json.RawMessage{}, parents: map[string]string{}}
 	b.store = func(round int, msgs []providers.Message) error {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 		defer cancel()
@@ -266,6 +267,9 @@ func (b *Binding) WriteEvent(e *events.Envelope, line []byte) error {
 	case events.ToolCallP:
 		args, _ := json.Marshal(p.Arguments)
 		b.calls[p.CallID] = auditArguments(p.ToolID, p.Name, args)
+		if p.ParentCallID != "" {
+			b.parents[p.CallID] = p.ParentCallID
+		}
 	case events.ToolResultP:
 		row := map[string]any{
 			"run_id": e.RunID, "session_id": e.SessionID, "call_id": p.CallID, "tool": p.Name,
@@ -316,6 +320,7 @@ func (b *Binding) Finish(ctx context.Context, res *runner.Result) error {
 	if res.Status == events.StatusInputRequired && b.question != "" {
 		// The question waiting for an answer is where a resume starts.
 		b.resumePoint.PendingCall = b.question
+		b.resumePoint.Program = b.parents[b.question]
 		err = b.saveResumePoint(ctx)
 	}
 	if rerr := b.saveRetained(ctx); err == nil {

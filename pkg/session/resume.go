@@ -26,6 +26,9 @@ type resumePoint struct {
 	// PendingCall is the tavo_ask_user call a run that ended
 	// input_required waits on.
 	PendingCall string `json:"pending_call,omitempty"`
+	// Program is the tavo_code call whose program asked PendingCall
+	// (SPEC §12); such a run cannot be resumed.
+	Program string `json:"program,omitempty"`
 }
 
 // CheckResumable says early, before anything starts, whether a run can
@@ -54,6 +57,16 @@ func checkResumable(ctx context.Context, st *store.Store, runID, self string) (*
 	info, err := st.ResumeInfo(ctx, runID)
 	if err != nil {
 		return nil, err
+	}
+	if r.Status == events.StatusInputRequired {
+		// A question asked inside a code-mode program: the program cannot
+		// be re-entered halfway, and running it again would repeat the
+		// calls it made before the question.
+		var point resumePoint
+		if json.Unmarshal(info.ResumePoint, &point) == nil && point.Program != "" {
+			return nil, store.CannotResume("run %s stopped on a question asked inside the tavo_code program %s (call %s): a program cannot be resumed halfway; continue its session with `tavo session send %s TEXT`",
+				runID, point.Program, point.PendingCall, r.SessionID)
+		}
 	}
 	switch {
 	case info.ResumedBy != "" && info.ResumedBy != self:

@@ -63,6 +63,9 @@ func (x *Executor) execute(ctx context.Context, env *Env, call providers.ToolCal
 		return Outcome{Err: unknownTool(call.Name)}
 	}
 	if env != nil && env.Visibility != nil && !env.Visibility.IsVisible(call.Name) {
+		if env.CodeTool != "" {
+			return Outcome{ToolID: e.spec.ID, Err: codeOnly(e.spec, env.CodeTool)}
+		}
 		return Outcome{ToolID: e.spec.ID, Err: notLoaded(e.spec)}
 	}
 	args, verr := e.validate([]byte(call.Arguments))
@@ -233,6 +236,13 @@ func notLoaded(s Spec) *Error {
 	}
 	return Errorf(CodeUnknownTool, "the tool "+strconv.Quote(s.Name)+" is not loaded; find it with "+search+
 		" and it becomes callable in your next response")
+}
+
+// codeOnly is the error for a direct call, in code mode, of a tool the
+// model may call only from a program.
+func codeOnly(s Spec, codeTool string) *Error {
+	return Errorf(CodeUnknownTool, "the tool "+strconv.Quote(s.Name)+" is callable only from code in this run: call "+codeTool+
+		` with {"code": "return await tools.`+s.Name+`({...})"}`)
 }
 
 // seconds renders a timeout for a message ("60 seconds", "1.5 seconds").

@@ -86,6 +86,10 @@ type Env struct {
 	// program, SPEC §12) through the run's own path; nil when the run
 	// offers none. See InnerCaller.
 	CallInner InnerCaller
+	// CodeTool, in code mode (SPEC §12), is the tool the model's programs
+	// run in (tavo_code): a direct call of a tool the model is not sent
+	// then says to call it from there. Empty outside code mode.
+	CodeTool string
 
 	// pause stops the per-call timeout clock while a person is asked; set by
 	// the Executor for the duration of one call.

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/tavo-cli/tavo/pkg/resources"
 	"github.com/tavo-cli/tavo/pkg/tools"
@@ -57,15 +58,27 @@ func (t *Tool) attachments(ctx context.Context, env *tools.Env, value json.RawMe
 	for i, it := range items {
 		note, err := attach(ctx, centre, scope, it)
 		if err != nil {
-			te := *tools.AsError(read.ToolError(err))
-			te.Message = fmt.Sprintf("attachments[%d]: %s", i, te.Message)
-			return nil, &te
+			return nil, itemError(i, err)
 		}
 		notes = append(notes, note)
 	}
 	b, _ := json.Marshal(notes)
 	top["attachments"] = b
 	return top, nil
+}
+
+// itemError is the tool error of attachments[i]: its message and its
+// details' path name the item, so the model knows which one to fix.
+func itemError(i int, err error) *tools.Error {
+	te := *tools.AsError(read.ToolError(err))
+	prefix := fmt.Sprintf("attachments[%d]", i)
+	te.Message = prefix + ": " + te.Message
+	if p, ok := te.Details["path"].(string); ok {
+		d := maps.Clone(te.Details)
+		d["path"] = prefix + "." + p
+		te.Details = d
+	}
+	return &te
 }
 
 // attach keeps one media item and returns its note.
