@@ -182,7 +182,8 @@ func (c *Node) run(ctx context.Context, cancel context.CancelCauseFunc, o runner
 		RunID:     runID,
 		Prompt:    prompt,
 		Config:    c.t.config,
-		Meta:      store.RunMeta{Profile: o.ProfileName, Provider: string(protocolOf(o.Provider)), Model: o.Model},
+		Meta: store.RunMeta{Profile: o.ProfileName, Provider: string(protocolOf(o.Provider)), Model: o.Model,
+			ParentRunID: parentRun},
 	})
 	if err != nil {
 		msg := "the sub-agent's run could not start: " + err.Error()
@@ -190,11 +191,6 @@ func (c *Node) run(ctx context.Context, cancel context.CancelCauseFunc, o runner
 			msg = "the sub-agent's session is busy with a run in another process"
 		}
 		return &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed, Err: &events.ErrorInfo{Code: "internal_error", Message: msg}}
-	}
-	if err := st.SetRunParent(bindCtx, runID, parentRun); err != nil {
-		res := &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed, Err: &events.ErrorInfo{Code: "store_failed", Message: err.Error()}}
-		_ = b.Finish(bindCtx, res)
-		return res
 	}
 	b.Configure(&o)
 	o.Emitter = events.NewEmitter(o.RunID, o.SessionID, nil, b)

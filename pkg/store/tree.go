@@ -77,15 +77,6 @@ func (s *Store) CreateChildSession(ctx context.Context, id, title, parentID stri
 	return &TreeSession{Session: Session{ID: id, Title: t, CreatedAt: at, LastUsedAt: at}, ParentSessionID: parentID, RootSessionID: root}, nil
 }
 
-// SetRunParent records that run runID was started by run parentRunID (a
-// sub-agent's run and the run that asked for it).
-func (s *Store) SetRunParent(ctx context.Context, runID, parentRunID string) error {
-	return s.write(ctx, "linking run "+runID+" to its parent", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE runs SET parent_run_id = ? WHERE id = ?`, parentRunID, runID))(
-			fmt.Errorf("run %s: %w", runID, ErrNotFound))
-	})
-}
-
 const treeCols = sessionCols + `, s.parent_session_id, s.root_session_id,
 	COALESCE((SELECT r.status FROM runs r WHERE r.session_id = s.id ORDER BY r.started_at DESC, r.id DESC LIMIT 1), '')`
 
