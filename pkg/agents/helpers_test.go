@@ -212,7 +212,10 @@ type harness struct {
 	p      providers.Provider
 	limits agents.Limits
 	asker  tools.Asker
-	rec    *recorder
+	// confirmer is the root's confirmer; extra are tools added to the catalog.
+	confirmer tools.Confirmer
+	extra     []tools.Tool
+	rec       *recorder
 	// rootRun and rootSession are the root's ids once it started.
 	rootRun, rootSession string
 }
@@ -227,8 +230,8 @@ func newHarness(t *testing.T, p providers.Provider) *harness {
 		limits: agents.Limits{MaxDepth: 2, MaxRunning: 4, MaxPerRun: 16}}
 }
 
-func catalog(t testing.TB) *tools.Catalog {
-	cat, err := tools.NewCatalog(append([]tools.Tool{tools.NewToolSearch(), askuser.New()}, subagent.All()...)...)
+func catalog(t testing.TB, extra ...tools.Tool) *tools.Catalog {
+	cat, err := tools.NewCatalog(append(append([]tools.Tool{tools.NewToolSearch(), askuser.New()}, subagent.All()...), extra...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,8 +248,8 @@ func (h *harness) run(ctx context.Context, prompt string) *runner.Result {
 	}
 	o := runner.Options{
 		Provider: h.p, Model: "m", Prompt: providers.Message{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: prompt}}},
-		Catalog: catalog(h.t), ToolsEnabled: true, MaxRounds: 8, MaxToolCalls: 32, ToolTimeout: time.Minute,
-		Asker: h.asker,
+		Catalog: catalog(h.t, h.extra...), ToolsEnabled: true, MaxRounds: 8, MaxToolCalls: 32, ToolTimeout: time.Minute,
+		Asker: h.asker, Confirmer: h.confirmer,
 	}
 	b.Configure(&o)
 	h.rootRun, h.rootSession = o.RunID, o.SessionID

@@ -113,6 +113,7 @@ func (n *Node) childOptions(c *Node, prompt string) runner.Options {
 	}
 	o.Catalog = n.t.catalogAt(c.depth, o.Catalog)
 	o.Asker = n.t.askerFor(c)
+	o.Confirmer = n.t.confirmerFor(c)
 	o.Children = c
 	return o
 }
