@@ -215,7 +215,10 @@ type harness struct {
 	// confirmer is the root's confirmer; extra are tools added to the catalog.
 	confirmer tools.Confirmer
 	extra     []tools.Tool
-	rec       *recorder
+	// session, when set, is the stored session the next run continues
+	// (tavo session send), making it the root of that run's tree.
+	session string
+	rec     *recorder
 	// rootRun and rootSession are the root's ids once it started.
 	rootRun, rootSession string
 }
@@ -242,7 +245,7 @@ func catalog(t testing.TB, extra ...tools.Tool) *tools.Catalog {
 // tree ended: no run left running, each journal ending with run.completed.
 func (h *harness) run(ctx context.Context, prompt string) *runner.Result {
 	h.t.Helper()
-	b, err := session.Bind(ctx, h.st, session.BindOptions{Prompt: prompt})
+	b, err := session.Bind(ctx, h.st, session.BindOptions{Prompt: prompt, SessionID: h.session})
 	if err != nil {
 		h.t.Fatal(err)
 	}
