@@ -172,20 +172,21 @@ func (c *Node) run(ctx context.Context, cancel context.CancelCauseFunc, o runner
 	create := c.create
 	c.create = false
 	c.mu.Unlock()
-	if create {
-		if _, err := st.CreateChildSession(bindCtx, c.sessionID, c.title, c.parent.sessionID); err != nil {
-			return &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed,
-				Err: &events.ErrorInfo{Code: "store_failed", Message: "the sub-agent's session could not be created: " + err.Error()}}
-		}
-	}
-	b, err := session.Bind(bindCtx, st, session.BindOptions{
+	bo := session.BindOptions{
 		SessionID: c.sessionID,
 		RunID:     runID,
 		Prompt:    prompt,
 		Config:    c.t.config,
 		Meta: store.RunMeta{Profile: o.ProfileName, Provider: string(protocolOf(o.Provider)), Model: o.Model,
 			ParentRunID: parentRun},
-	})
+	}
+	if create {
+		// The session is stored with the run's start, in one write: a
+		// sub-agent starts on its parent's critical path.
+		bo.SessionID, bo.NewSessionID = "", c.sessionID
+		bo.Meta.Child = &store.ChildSession{Title: c.title, ParentSessionID: c.parent.sessionID}
+	}
+	b, err := session.Bind(bindCtx, st, bo)
 	if err != nil {
 		msg := "the sub-agent's run could not start: " + err.Error()
 		if errors.Is(err, session.ErrBusy) {

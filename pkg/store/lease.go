@@ -23,6 +23,9 @@ type RunMeta struct {
 	// ParentRunID is the run that started this one as a sub-agent ("" for
 	// none): stored with the run, so a child costs no second write.
 	ParentRunID string
+	// Child, when set, creates the session first, as CreateChildSession
+	// does, in the same transaction.
+	Child *ChildSession
 }
 
 // Journal batching: a batch is written every Store.flushEvery or as soon
@@ -108,6 +111,11 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 	}
 	now := toNS(s.now())
 	err = s.write(ctx, op, func(tx *sql.Tx) error {
+		if meta.Child != nil {
+			if _, err := createChild(ctx, tx, sessionID, *meta.Child, now); err != nil {
+				return err
+			}
+		}
 		if err := sessionExists(ctx, tx, sessionID); err != nil {
 			return err
 		}

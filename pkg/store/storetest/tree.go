@@ -92,6 +92,29 @@ func testSessionTree(t *testing.T, open Opener) {
 	if err := l.Finish(ctx(), "completed", 0, nil); err != nil {
 		t.Fatal(err)
 	}
+
+	// BeginRun with Child stores the session and its run in one step.
+	lc := get(s.BeginRun(ctx(), "run_b2", "ses_b2", store.RunMeta{ParentRunID: "run_root",
+		Child: &store.ChildSession{Title: "second b", ParentSessionID: "ses_b"}}))(t)
+	if ts := get(s.TreeSession(ctx(), "ses_b2"))(t); ts.Title != "second b" || ts.ParentSessionID != "ses_b" ||
+		ts.RootSessionID != "ses_root" || ts.Depth != 2 || ts.Status != "running" {
+		t.Fatalf("ses_b2 = %+v", ts)
+	}
+	if err := lc.Finish(ctx(), "completed", 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if runs := get(s.ChildRuns(ctx(), "run_root"))(t); len(runs) != 3 || runs[2].ID != "run_b2" {
+		t.Fatalf("child runs of run_root: %+v", runs)
+	}
+	_, err = s.BeginRun(ctx(), "run_x", "ses_x", store.RunMeta{Child: &store.ChildSession{Title: "x", ParentSessionID: "ses_nope"}})
+	wantErr(t, err, store.ErrNotFound)
+	_, err = s.GetSession(ctx(), "ses_x")
+	wantErr(t, err, store.ErrNotFound)
+	_, err = s.BeginRun(ctx(), "run_x", "ses_b2", store.RunMeta{Child: &store.ChildSession{Title: "x", ParentSessionID: "ses_b"}})
+	wantErr(t, err, store.ErrInvalid)
+	if got := ids(get(s.SessionTree(ctx(), "ses_root"))(t)); got != "ses_root ses_a ses_a1 ses_b ses_b2" {
+		t.Fatalf("tree: %s", got)
+	}
 }
 
 func testDeleteSessionTree(t *testing.T, open Opener) {
