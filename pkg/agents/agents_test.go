@@ -13,6 +13,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
@@ -471,5 +472,29 @@ func TestSendToAChildSessionRootsANewTree(t *testing.T) {
 	tr = h.tree()
 	if len(tr) != 4 || tr[3].Title != "H" || tr[3].Depth != 3 || tr[3].ParentSessionID != grandchild {
 		t.Fatalf("tree after the second run: %+v", tr)
+	}
+}
+
+// TestChildSessionKeepsTheRootsConfig: a child's session is stored with
+// how the root's is run, so `tavo session send CHILD` runs it the same way.
+func TestChildSessionKeepsTheRootsConfig(t *testing.T) {
+	r := newRouter()
+	r.on("root task", call(spawnArgs("Helper", "help task", "sync")), say("root done"))
+	r.on("help task", say("helped"))
+	h := newHarness(t, r)
+	h.config = &session.Config{Model: "gpt-4.1", ReasoningContext: "keep"}
+	if res := h.run(context.Background(), "root task"); res.Status != events.StatusCompleted {
+		t.Fatalf("root = %s", res.Status)
+	}
+	tr := h.tree()
+	if len(tr) != 2 {
+		t.Fatalf("tree: %+v", tr)
+	}
+	doc, err := h.st.SessionConfig(context.Background(), tr[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(doc) != `{"model":"gpt-4.1","reasoning_context":"keep"}` {
+		t.Fatalf("the child's session config = %s", doc)
 	}
 }

@@ -218,7 +218,9 @@ type harness struct {
 	// session, when set, is the stored session the next run continues
 	// (tavo session send), making it the root of that run's tree.
 	session string
-	rec     *recorder
+	// config is how the root's session is run (RootOptions.Config).
+	config *session.Config
+	rec    *recorder
 	// rootRun and rootSession are the root's ids once it started.
 	rootRun, rootSession string
 }
@@ -257,7 +259,7 @@ func (h *harness) run(ctx context.Context, prompt string) *runner.Result {
 	b.Configure(&o)
 	h.rootRun, h.rootSession = o.RunID, o.SessionID
 	o.Emitter = events.NewEmitter(o.RunID, o.SessionID, nil, b, h.rec)
-	ctx = agents.Root(ctx, &o, agents.RootOptions{Store: h.st, Limits: h.limits})
+	ctx = agents.Root(ctx, &o, agents.RootOptions{Store: h.st, Limits: h.limits, Config: h.config})
 	res := runner.Run(ctx, o)
 	if err := b.Finish(ctx, res); err != nil {
 		h.t.Fatal(err)

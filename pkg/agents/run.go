@@ -185,6 +185,12 @@ func (c *Node) run(ctx context.Context, cancel context.CancelCauseFunc, o runner
 		// sub-agent starts on its parent's critical path.
 		bo.SessionID, bo.NewSessionID = "", c.sessionID
 		bo.Meta.Child = &store.ChildSession{Title: c.title, ParentSessionID: c.parent.sessionID}
+		// How the session is run goes in the same write too.
+		if cfg := c.t.config; cfg != nil && !cfg.IsZero() {
+			if doc, err := json.Marshal(cfg); err == nil {
+				bo.Meta.Child.Config, bo.Config = doc, nil
+			}
+		}
 	}
 	b, err := session.Bind(bindCtx, st, bo)
 	if err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -41,6 +42,9 @@ type ChildSession struct {
 	Title string
 	// ParentSessionID is the session that starts it; it must exist.
 	ParentSessionID string
+	// Config is how the session is run (SetSessionConfig's doc); nil for
+	// none. Stored with the session, so it costs no write of its own.
+	Config json.RawMessage
 }
 
 // CreateChildSession stores a new, empty session started by session
@@ -71,6 +75,9 @@ func createChild(ctx context.Context, tx *sql.Tx, id string, c ChildSession, now
 	if err != nil {
 		return nil, fmt.Errorf("creating session %s: %w", id, err)
 	}
+	if len(c.Config) > 0 && (!json.Valid(c.Config) || c.Config[0] != '{') {
+		return nil, fmt.Errorf("creating session %s: the config is not a JSON object: %w", id, ErrInvalid)
+	}
 	var root string
 	err = tx.QueryRowContext(ctx, `SELECT root_session_id FROM sessions WHERE id = ?`, c.ParentSessionID).Scan(&root)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -82,8 +89,8 @@ func createChild(ctx context.Context, tx *sql.Tx, id string, c ChildSession, now
 	if root == "" {
 		root = c.ParentSessionID
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO sessions (id, title, created_at, last_used_at, parent_session_id, root_session_id)
-		VALUES (?, ?, ?, ?, ?, ?)`, id, t, now, now, c.ParentSessionID, root)
+	_, err = tx.ExecContext(ctx, `INSERT INTO sessions (id, title, created_at, last_used_at, parent_session_id, root_session_id, config)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, t, now, now, c.ParentSessionID, root, string(c.Config))
 	if sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT {
 		return nil, fmt.Errorf("session %s already exists: %w", id, ErrInvalid)
 	}

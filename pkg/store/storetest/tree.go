@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -95,7 +96,10 @@ func testSessionTree(t *testing.T, open Opener) {
 
 	// BeginRun with Child stores the session and its run in one step.
 	lc := get(s.BeginRun(ctx(), "run_b2", "ses_b2", store.RunMeta{ParentRunID: "run_root",
-		Child: &store.ChildSession{Title: "second b", ParentSessionID: "ses_b"}}))(t)
+		Child: &store.ChildSession{Title: "second b", ParentSessionID: "ses_b", Config: json.RawMessage(`{"model":"m"}`)}}))(t)
+	if doc := get(s.SessionConfig(ctx(), "ses_b2"))(t); string(doc) != `{"model":"m"}` {
+		t.Fatalf("config of ses_b2 = %s", doc)
+	}
 	if ts := get(s.TreeSession(ctx(), "ses_b2"))(t); ts.Title != "second b" || ts.ParentSessionID != "ses_b" ||
 		ts.RootSessionID != "ses_root" || ts.Depth != 2 || ts.Status != "running" {
 		t.Fatalf("ses_b2 = %+v", ts)
@@ -111,6 +115,8 @@ func testSessionTree(t *testing.T, open Opener) {
 	_, err = s.GetSession(ctx(), "ses_x")
 	wantErr(t, err, store.ErrNotFound)
 	_, err = s.BeginRun(ctx(), "run_x", "ses_b2", store.RunMeta{Child: &store.ChildSession{Title: "x", ParentSessionID: "ses_b"}})
+	wantErr(t, err, store.ErrInvalid)
+	_, err = s.BeginRun(ctx(), "run_x", "ses_x", store.RunMeta{Child: &store.ChildSession{Title: "x", ParentSessionID: "ses_b", Config: json.RawMessage(`[1]`)}})
 	wantErr(t, err, store.ErrInvalid)
 	if got := ids(get(s.SessionTree(ctx(), "ses_root"))(t)); got != "ses_root ses_a ses_a1 ses_b ses_b2" {
 		t.Fatalf("tree: %s", got)
