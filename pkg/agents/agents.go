@@ -79,6 +79,9 @@ type tree struct {
 	// child's question goes through them, labelled with its title.
 	ask     tools.Asker
 	askEmit *events.Emitter
+	// confirm is the root's confirmer: a child's tool confirmations go
+	// through it the same way, labelled with the child's title.
+	confirm tools.Confirmer
 	now     func() time.Time
 
 	mu      sync.Mutex
@@ -165,7 +168,7 @@ func (a toolAgent) Send(ctx context.Context, id, message string) (any, error) {
 func Root(ctx context.Context, opts *runner.Options, ro RootOptions) context.Context {
 	t := &tree{
 		st: ro.Store, limits: ro.Limits, system: ro.System, config: ro.Config,
-		ask: opts.Asker, askEmit: opts.Emitter, now: time.Now,
+		ask: opts.Asker, askEmit: opts.Emitter, confirm: opts.Confirmer, now: time.Now,
 		nodes: map[string]*Node{},
 	}
 	n := &Node{

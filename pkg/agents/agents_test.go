@@ -13,6 +13,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
 
@@ -420,5 +421,80 @@ func TestSendToBusyChildIsQueued(t *testing.T) {
 	}
 	if notes := userTexts(childSecond); len(notes) != 1 || !strings.Contains(notes[0], "also check the footer") {
 		t.Fatalf("the child's next request has %q", notes)
+	}
+}
+
+// TestSendToAChildSessionRootsANewTree: `tavo session send CHILD` makes
+// the child the root of its run's tree, with depths counted from it: a
+// grandchild it already had (stored two deep) is one deep in the new tree
+// and may start sub-agents of its own.
+func TestSendToAChildSessionRootsANewTree(t *testing.T) {
+	r := newRouter()
+	h := newHarness(t, r)
+	var grandchild string
+	var deeper *providers.Request
+	r.on("root task", call(spawnArgs("A", "a task", "sync")), say("root done"))
+	r.on("a task",
+		call(spawnArgs("G", "g task", "sync")), say("a done"),
+		// The second run, on A's session.
+		func(ctx context.Context, req *providers.Request) (*providers.Response, error) {
+			return call([2]string{agents.SendName, `{"sub_session_id":"` + grandchild + `","message":"go deeper"}`})(ctx, req)
+		},
+		say("waiting for G"), say("a done again"))
+	r.on("g task", say("g done"),
+		call(spawnArgs("H", "h task", "sync")),
+		func(ctx context.Context, req *providers.Request) (*providers.Response, error) {
+			deeper = req
+			return say("g done again")(ctx, req)
+		})
+	r.on("h task", say("h done"))
+	if res := h.run(context.Background(), "root task"); res.Status != events.StatusCompleted {
+		t.Fatalf("first run = %s", res.Status)
+	}
+	tr := h.tree()
+	if len(tr) != 3 || tr[2].Depth != 2 {
+		t.Fatalf("tree after the first run: %+v", tr)
+	}
+	grandchild = tr[2].ID
+	h.session = tr[1].ID
+	if res := h.run(context.Background(), "again"); res.Status != events.StatusCompleted {
+		t.Fatalf("second run = %s: %+v", res.Status, res.Err)
+	}
+	if deeper == nil {
+		t.Fatal("G's second run did not get its sub-agent's result")
+	}
+	var got agents.SyncResult
+	resultOf(t, toolResults(deeper)[0], &got)
+	if got.Status != events.StatusCompleted || got.Text != "h done" {
+		t.Fatalf("G's sub-agent: %+v", got)
+	}
+	// The store keeps one tree, from the first root.
+	tr = h.tree()
+	if len(tr) != 4 || tr[3].Title != "H" || tr[3].Depth != 3 || tr[3].ParentSessionID != grandchild {
+		t.Fatalf("tree after the second run: %+v", tr)
+	}
+}
+
+// TestChildSessionKeepsTheRootsConfig: a child's session is stored with
+// how the root's is run, so `tavo session send CHILD` runs it the same way.
+func TestChildSessionKeepsTheRootsConfig(t *testing.T) {
+	r := newRouter()
+	r.on("root task", call(spawnArgs("Helper", "help task", "sync")), say("root done"))
+	r.on("help task", say("helped"))
+	h := newHarness(t, r)
+	h.config = &session.Config{Model: "gpt-4.1", ReasoningContext: "keep"}
+	if res := h.run(context.Background(), "root task"); res.Status != events.StatusCompleted {
+		t.Fatalf("root = %s", res.Status)
+	}
+	tr := h.tree()
+	if len(tr) != 2 {
+		t.Fatalf("tree: %+v", tr)
+	}
+	doc, err := h.st.SessionConfig(context.Background(), tr[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(doc) != `{"model":"gpt-4.1","reasoning_context":"keep"}` {
+		t.Fatalf("the child's session config = %s", doc)
 	}
 }

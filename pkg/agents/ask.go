@@ -60,3 +60,46 @@ func (a *childAsker) Ask(ctx context.Context, q tools.Question) (tools.Answer, e
 	}
 	return ans, nil
 }
+
+// confirmerFor is the confirmer of child c's runs: the root's (the
+// terminal, the driver, --yes), with the request labelled with the child's
+// title and announced in the root's stream, where a driver reads it. Nil
+// when the root has none (confirmations are denied).
+func (t *tree) confirmerFor(c *Node) tools.Confirmer {
+	if t.confirm == nil {
+		return nil
+	}
+	return &childConfirmer{t: t, c: c}
+}
+
+type childConfirmer struct {
+	t *tree
+	c *Node
+}
+
+// Confirm asks the root's confirmer about a child's call. As with a
+// question, the call id gets the child's session id in front, so that a
+// driver's confirm.result names this call and no other run's; the child's
+// own journal keeps the original id.
+func (cc *childConfirmer) Confirm(ctx context.Context, req tools.ConfirmRequest) (tools.Confirmation, error) {
+	req.CallID = cc.c.sessionID + "/" + req.CallID
+	req.Title = cc.c.title
+	em := cc.t.askEmit
+	if em != nil {
+		em.Emit(events.ConfirmRequest, map[string]any{
+			"call_id": req.CallID, "tool": req.Tool, "tool_id": req.ToolID, "arguments": req.Arguments, "title": req.Title,
+		})
+	}
+	d, err := cc.t.confirm.Confirm(ctx, req)
+	if err != nil {
+		return d, err
+	}
+	if em != nil {
+		verdict := "deny"
+		if d.Allow {
+			verdict = "allow"
+		}
+		em.Emit(events.ConfirmResult, map[string]any{"call_id": req.CallID, "tool": req.Tool, "decision": verdict, "via": d.Via})
+	}
+	return d, nil
+}

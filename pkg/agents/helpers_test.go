@@ -212,6 +212,14 @@ type harness struct {
 	p      providers.Provider
 	limits agents.Limits
 	asker  tools.Asker
+	// confirmer is the root's confirmer; extra are tools added to the catalog.
+	confirmer tools.Confirmer
+	extra     []tools.Tool
+	// session, when set, is the stored session the next run continues
+	// (tavo session send), making it the root of that run's tree.
+	session string
+	// config is how the root's session is run (RootOptions.Config).
+	config *session.Config
 	rec    *recorder
 	// rootRun and rootSession are the root's ids once it started.
 	rootRun, rootSession string
@@ -227,8 +235,8 @@ func newHarness(t *testing.T, p providers.Provider) *harness {
 		limits: agents.Limits{MaxDepth: 2, MaxRunning: 4, MaxPerRun: 16}}
 }
 
-func catalog(t testing.TB) *tools.Catalog {
-	cat, err := tools.NewCatalog(append([]tools.Tool{tools.NewToolSearch(), askuser.New()}, subagent.All()...)...)
+func catalog(t testing.TB, extra ...tools.Tool) *tools.Catalog {
+	cat, err := tools.NewCatalog(append(append([]tools.Tool{tools.NewToolSearch(), askuser.New()}, subagent.All()...), extra...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,19 +247,19 @@ func catalog(t testing.TB) *tools.Catalog {
 // tree ended: no run left running, each journal ending with run.completed.
 func (h *harness) run(ctx context.Context, prompt string) *runner.Result {
 	h.t.Helper()
-	b, err := session.Bind(ctx, h.st, session.BindOptions{Prompt: prompt})
+	b, err := session.Bind(ctx, h.st, session.BindOptions{Prompt: prompt, SessionID: h.session})
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	o := runner.Options{
 		Provider: h.p, Model: "m", Prompt: providers.Message{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: prompt}}},
-		Catalog: catalog(h.t), ToolsEnabled: true, MaxRounds: 8, MaxToolCalls: 32, ToolTimeout: time.Minute,
-		Asker: h.asker,
+		Catalog: catalog(h.t, h.extra...), ToolsEnabled: true, MaxRounds: 8, MaxToolCalls: 32, ToolTimeout: time.Minute,
+		Asker: h.asker, Confirmer: h.confirmer,
 	}
 	b.Configure(&o)
 	h.rootRun, h.rootSession = o.RunID, o.SessionID
 	o.Emitter = events.NewEmitter(o.RunID, o.SessionID, nil, b, h.rec)
-	ctx = agents.Root(ctx, &o, agents.RootOptions{Store: h.st, Limits: h.limits})
+	ctx = agents.Root(ctx, &o, agents.RootOptions{Store: h.st, Limits: h.limits, Config: h.config})
 	res := runner.Run(ctx, o)
 	if err := b.Finish(ctx, res); err != nil {
 		h.t.Fatal(err)

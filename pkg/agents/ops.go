@@ -268,6 +268,9 @@ func (n *Node) target(ctx context.Context, id string) (*store.TreeSession, error
 	}
 	for p, hops := ts.ParentSessionID, 0; p != "" && hops < 64; hops++ {
 		if p == n.sessionID {
+			// Depths count from this run's root, which need not be the
+			// stored tree's (tavo session send CHILD roots a new tree).
+			ts.Depth = n.depth + hops + 1
 			return ts, nil
 		}
 		up, err := n.t.st.TreeSession(ctx, p)

@@ -113,6 +113,7 @@ func (n *Node) childOptions(c *Node, prompt string) runner.Options {
 	}
 	o.Catalog = n.t.catalogAt(c.depth, o.Catalog)
 	o.Asker = n.t.askerFor(c)
+	o.Confirmer = n.t.confirmerFor(c)
 	o.Children = c
 	return o
 }
@@ -171,30 +172,33 @@ func (c *Node) run(ctx context.Context, cancel context.CancelCauseFunc, o runner
 	create := c.create
 	c.create = false
 	c.mu.Unlock()
-	if create {
-		if _, err := st.CreateChildSession(bindCtx, c.sessionID, c.title, c.parent.sessionID); err != nil {
-			return &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed,
-				Err: &events.ErrorInfo{Code: "store_failed", Message: "the sub-agent's session could not be created: " + err.Error()}}
-		}
-	}
-	b, err := session.Bind(bindCtx, st, session.BindOptions{
+	bo := session.BindOptions{
 		SessionID: c.sessionID,
 		RunID:     runID,
 		Prompt:    prompt,
 		Config:    c.t.config,
-		Meta:      store.RunMeta{Profile: o.ProfileName, Provider: string(protocolOf(o.Provider)), Model: o.Model},
-	})
+		Meta: store.RunMeta{Profile: o.ProfileName, Provider: string(protocolOf(o.Provider)), Model: o.Model,
+			ParentRunID: parentRun},
+	}
+	if create {
+		// The session is stored with the run's start, in one write: a
+		// sub-agent starts on its parent's critical path.
+		bo.SessionID, bo.NewSessionID = "", c.sessionID
+		bo.Meta.Child = &store.ChildSession{Title: c.title, ParentSessionID: c.parent.sessionID}
+		// How the session is run goes in the same write too.
+		if cfg := c.t.config; cfg != nil && !cfg.IsZero() {
+			if doc, err := json.Marshal(cfg); err == nil {
+				bo.Meta.Child.Config, bo.Config = doc, nil
+			}
+		}
+	}
+	b, err := session.Bind(bindCtx, st, bo)
 	if err != nil {
 		msg := "the sub-agent's run could not start: " + err.Error()
 		if errors.Is(err, session.ErrBusy) {
 			msg = "the sub-agent's session is busy with a run in another process"
 		}
 		return &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed, Err: &events.ErrorInfo{Code: "internal_error", Message: msg}}
-	}
-	if err := st.SetRunParent(bindCtx, runID, parentRun); err != nil {
-		res := &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed, Err: &events.ErrorInfo{Code: "store_failed", Message: err.Error()}}
-		_ = b.Finish(bindCtx, res)
-		return res
 	}
 	b.Configure(&o)
 	o.Emitter = events.NewEmitter(o.RunID, o.SessionID, nil, b)

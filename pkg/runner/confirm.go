@@ -77,7 +77,11 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, req tools.ConfirmReques
 	if len(args) > 500 {
 		args = args[:500] + "…"
 	}
-	fmt.Fprintf(tty, "\n! The model wants to run %s [%s] with:\n  %s\n  Allow? [y/N] ", name, req.ToolID, args)
+	who := "The model"
+	if req.Title != "" {
+		who = "[" + req.Title + "] The sub-agent"
+	}
+	fmt.Fprintf(tty, "\n! %s wants to run %s [%s] with:\n  %s\n  Allow? [y/N] ", who, name, req.ToolID, args)
 	line, ok, err := (&lineSource{r: bufio.NewReader(tty)}).readLine(ctx)
 	if err != nil {
 		return tools.Confirmation{}, err

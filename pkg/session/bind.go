@@ -122,8 +122,12 @@ func Bind(ctx context.Context, st *store.Store, opts BindOptions) (*Binding, err
 		if sessionID == "" {
 			sessionID = ids.New("ses", now)
 		}
-		if _, err := st.CreateSession(ctx, sessionID, store.AutoTitle(opts.Prompt)); err != nil {
-			return nil, err
+		// A sub-agent's session is created by BeginRun, in the run's
+		// own transaction (opts.Meta.Child).
+		if opts.Meta.Child == nil {
+			if _, err := st.CreateSession(ctx, sessionID, store.AutoTitle(opts.Prompt)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	lease, err := st.BeginRun(ctx, runID, sessionID, opts.Meta)

@@ -20,6 +20,12 @@ type RunMeta struct {
 	Profile, Provider, Model string
 	// PID is the process running it; 0 means this process.
 	PID int
+	// ParentRunID is the run that started this one as a sub-agent ("" for
+	// none): stored with the run, so a child costs no second write.
+	ParentRunID string
+	// Child, when set, creates the session first, as CreateChildSession
+	// does, in the same transaction.
+	Child *ChildSession
 }
 
 // Journal batching: a batch is written every Store.flushEvery or as soon
@@ -105,6 +111,11 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 	}
 	now := toNS(s.now())
 	err = s.write(ctx, op, func(tx *sql.Tx) error {
+		if meta.Child != nil {
+			if _, err := createChild(ctx, tx, sessionID, *meta.Child, now); err != nil {
+				return err
+			}
+		}
 		if err := sessionExists(ctx, tx, sessionID); err != nil {
 			return err
 		}
@@ -112,8 +123,8 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 		if _, err := markInterrupted(ctx, tx, sessionID, now); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, status, started_at, profile, provider, model, pid)
-			VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`, runID, sessionID, now, meta.Profile, meta.Provider, meta.Model, meta.PID)
+		_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, status, started_at, profile, provider, model, pid, parent_run_id)
+			VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)`, runID, sessionID, now, meta.Profile, meta.Provider, meta.Model, meta.PID, meta.ParentRunID)
 		if sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT {
 			return fmt.Errorf("run id %s is already used: %w", runID, ErrInvalid)
 		}

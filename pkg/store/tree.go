@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -35,55 +36,69 @@ type TreeSession struct {
 	Status string `json:"status"`
 }
 
+// ChildSession describes a sub-agent session to create.
+type ChildSession struct {
+	// Title follows CreateSession's rules.
+	Title string
+	// ParentSessionID is the session that starts it; it must exist.
+	ParentSessionID string
+	// Config is how the session is run (SetSessionConfig's doc); nil for
+	// none. Stored with the session, so it costs no write of its own.
+	Config json.RawMessage
+}
+
 // CreateChildSession stores a new, empty session started by session
 // parentID as a sub-agent: its root is the parent's root (or the parent
 // when the parent is a root). The title follows CreateSession's rules; an
-// unknown parent is ErrNotFound.
+// unknown parent is ErrNotFound. BeginRun with RunMeta.Child does the same
+// in the run's own transaction.
 func (s *Store) CreateChildSession(ctx context.Context, id, title, parentID string) (*TreeSession, error) {
-	if err := validID("session", id); err != nil {
-		return nil, fmt.Errorf("store: creating a session: %w", err)
-	}
-	t, err := validTitle(title)
-	if err != nil {
-		return nil, fmt.Errorf("store: creating session %s: %w", id, err)
-	}
-	now := toNS(s.now())
-	var root string
+	var ts *TreeSession
 	// One transaction: a sub-agent starts on the parent's critical path.
-	err = s.write(ctx, "creating session "+id, func(tx *sql.Tx) error {
-		var parentRoot string
-		err := tx.QueryRowContext(ctx, `SELECT root_session_id FROM sessions WHERE id = ?`, parentID).Scan(&parentRoot)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("session %s: %w", parentID, ErrNotFound)
-		}
-		if err != nil {
-			return err
-		}
-		root = parentRoot
-		if root == "" {
-			root = parentID
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO sessions (id, title, created_at, last_used_at, parent_session_id, root_session_id)
-			VALUES (?, ?, ?, ?, ?, ?)`, id, t, now, now, parentID, root)
-		if sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT {
-			return fmt.Errorf("session %s already exists: %w", id, ErrInvalid)
-		}
+	err := s.write(ctx, "creating session "+id, func(tx *sql.Tx) error {
+		var err error
+		ts, err = createChild(ctx, tx, id, ChildSession{Title: title, ParentSessionID: parentID}, toNS(s.now()))
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	at := fromNS(now)
-	return &TreeSession{Session: Session{ID: id, Title: t, CreatedAt: at, LastUsedAt: at}, ParentSessionID: parentID, RootSessionID: root}, nil
+	return ts, nil
 }
 
-// SetRunParent records that run runID was started by run parentRunID (a
-// sub-agent's run and the run that asked for it).
-func (s *Store) SetRunParent(ctx context.Context, runID, parentRunID string) error {
-	return s.write(ctx, "linking run "+runID+" to its parent", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE runs SET parent_run_id = ? WHERE id = ?`, parentRunID, runID))(
-			fmt.Errorf("run %s: %w", runID, ErrNotFound))
-	})
+// createChild inserts sub-agent session id in tx.
+func createChild(ctx context.Context, tx *sql.Tx, id string, c ChildSession, now int64) (*TreeSession, error) {
+	if err := validID("session", id); err != nil {
+		return nil, fmt.Errorf("creating a session: %w", err)
+	}
+	t, err := validTitle(c.Title)
+	if err != nil {
+		return nil, fmt.Errorf("creating session %s: %w", id, err)
+	}
+	if len(c.Config) > 0 && (!json.Valid(c.Config) || c.Config[0] != '{') {
+		return nil, fmt.Errorf("creating session %s: the config is not a JSON object: %w", id, ErrInvalid)
+	}
+	var root string
+	err = tx.QueryRowContext(ctx, `SELECT root_session_id FROM sessions WHERE id = ?`, c.ParentSessionID).Scan(&root)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("parent session %s: %w", c.ParentSessionID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if root == "" {
+		root = c.ParentSessionID
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO sessions (id, title, created_at, last_used_at, parent_session_id, root_session_id, config)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, t, now, now, c.ParentSessionID, root, string(c.Config))
+	if sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT {
+		return nil, fmt.Errorf("session %s already exists: %w", id, ErrInvalid)
+	}
+	if err != nil {
+		return nil, err
+	}
+	at := fromNS(now)
+	return &TreeSession{Session: Session{ID: id, Title: t, CreatedAt: at, LastUsedAt: at}, ParentSessionID: c.ParentSessionID, RootSessionID: root}, nil
 }
 
 const treeCols = sessionCols + `, s.parent_session_id, s.root_session_id,

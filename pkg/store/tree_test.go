@@ -56,11 +56,8 @@ func TestSessionTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lc, err := s.BeginRun(ctx, "run_a", "ses_a", RunMeta{})
+	lc, err := s.BeginRun(ctx, "run_a", "ses_a", RunMeta{ParentRunID: "run_root"})
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetRunParent(ctx, "run_a", "run_root"); err != nil {
 		t.Fatal(err)
 	}
 	runs, err := s.ChildRuns(ctx, "run_root")

@@ -14,6 +14,9 @@ type ConfirmRequest struct {
 	// DisplayName is how a person knows the tool, when it has one.
 	DisplayName string          `json:"display_name,omitempty"`
 	Arguments   json.RawMessage `json:"arguments"`
+	// Title names the sub-agent whose call it is ("" for the root run's
+	// own calls), so a person knows which part of a tree is asking.
+	Title string `json:"title,omitempty"`
 }
 
 // Confirmation is a person's (or a flag's) decision.

@@ -1,6 +1,6 @@
 // Package storetest is the store's conformance suite: the behaviour every
 // engine must show through *store.Store's methods (sessions, messages,
-// runs, journals, cancel, audit, memory search, variables, todos,
+// runs, journals, cancel, sub-agent trees, audit, memory search, variables, todos,
 // artifacts, compactions, retention), written once and run against the
 // embedded SQLite engine (package store's tests) and PostgreSQL (package
 // store/postgres's tests, when TAVO_TEST_POSTGRES names a server).
@@ -46,6 +46,8 @@ func Run(t *testing.T, open Opener) {
 		{"Compactions", testCompactions},
 		{"ConcurrentWriters", testConcurrentWriters},
 		{"PruneAndRetention", testPruneAndRetention},
+		{"SessionTree", testSessionTree},
+		{"DeleteSessionTree", testDeleteSessionTree},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
