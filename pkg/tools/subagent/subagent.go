@@ -139,17 +139,24 @@ func (message) Spec() tools.Spec {
 }
 
 func (message) Run(ctx context.Context, call *tools.Call) (any, error) {
+	n, id, err := target(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	return n.Message(ctx, id)
+}
+
+// target is the caller's node and the sub_session_id of a call whose only
+// argument names one sub-agent.
+func target(ctx context.Context, call *tools.Call) (Agent, string, error) {
 	var a struct {
 		ID string `json:"sub_session_id"`
 	}
 	if err := tools.DecodeArgs(call.Args, &a); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	n, err := nodeOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return n.Message(ctx, a.ID)
+	return n, a.ID, err
 }
 
 type stop struct{}
@@ -162,17 +169,11 @@ func (stop) Spec() tools.Spec {
 }
 
 func (stop) Run(ctx context.Context, call *tools.Call) (any, error) {
-	var a struct {
-		ID string `json:"sub_session_id"`
-	}
-	if err := tools.DecodeArgs(call.Args, &a); err != nil {
-		return nil, err
-	}
-	n, err := nodeOf(ctx)
+	n, id, err := target(ctx, call)
 	if err != nil {
 		return nil, err
 	}
-	return n.Stop(ctx, a.ID)
+	return n.Stop(ctx, id)
 }
 
 type send struct{}
