@@ -12,10 +12,12 @@ import (
 	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/ids"
+	"github.com/tavo-cli/tavo/pkg/providers"
 	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/schedule"
 	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
+	goaltools "github.com/tavo-cli/tavo/pkg/tools/goals"
 	"github.com/tavo-cli/tavo/pkg/tools/loops"
 )
 
@@ -109,13 +111,19 @@ func startGoal(ctx context.Context, st *store.Store, o *RunOptions, s *runSetup)
 			h.onBound(s.opts.RunID)
 		}
 	}
+	emit := func(t events.Type, p any) { s.opts.Emitter.Emit(t, p) }
 	if o.Goal != "" {
-		if _, err := st.CreateGoal(ctx, s.opts.SessionID, strings.TrimSpace(o.Goal), o.MaxTurns); err != nil {
+		g, err := st.CreateGoal(ctx, s.opts.SessionID, strings.TrimSpace(o.Goal), o.MaxTurns)
+		if err != nil {
 			return ctx, err
 		}
+		// The first turn knows the goal (its id above all), so the model
+		// can complete it with tavo_goal_complete right away; the event
+		// follows run.started, like every event of the run.
+		s.opts.Prompt.Parts = append(s.opts.Prompt.Parts, providers.Part{Type: providers.PartText, Text: "\n\n" + schedule.GoalNote(g)})
+		s.opts.AfterStarted = func() { emit(events.GoalUpdated, goaltools.GoalEvent(g, goaltools.ByCreated)) }
 	}
-	hook := &schedule.GoalTurns{Store: st, SessionID: s.opts.SessionID, Judge: s.opts.Provider, JudgeModel: s.judgeModel,
-		Emit: func(t events.Type, p any) { s.opts.Emitter.Emit(t, p) }}
+	hook := &schedule.GoalTurns{Store: st, SessionID: s.opts.SessionID, Judge: s.opts.Provider, JudgeModel: s.judgeModel, Emit: emit}
 	s.opts.AfterTurn = hook.AfterTurn
 	return ctx, nil
 }
@@ -186,7 +194,8 @@ func detachGoal(ctx context.Context, f *Factory, st *store.Store, o *RunOptions,
 		return failedError(err)
 	}
 	defer q.Close()
-	if err := q.ScheduleGoal(ctx, g, prompt); err != nil {
+	// The worker's first turn knows the goal, as a run here would.
+	if err := q.ScheduleGoal(ctx, g, prompt+"\n\n"+schedule.GoalNote(g)); err != nil {
 		return failedError(err)
 	}
 	return printGoal(f, g, "detached: `tavo worker` runs it; follow it with `tavo goals show "+g.ID+"`")

@@ -70,6 +70,7 @@ func TestScripts(t *testing.T) {
 			"searchlog":    cmdSearchLog,
 			"webserver":    cmdWebServer,
 			"mcphttp":      cmdMCPHTTP,
+			"loopsdue":     cmdLoopsDue,
 		},
 	})
 }

@@ -12,7 +12,7 @@ import (
 func TestExitCodeFor(t *testing.T) {
 	want := map[string]int{
 		StatusCompleted: 0, StatusFailed: 1, StatusMaxRounds: 3, StatusMaxToolCalls: 3,
-		StatusTimeout: 3, StatusInputRequired: 5, StatusCancelled: 130, "": 1, "weird": 1,
+		StatusTimeout: 3, StatusInputRequired: 5, StatusCancelled: 130, StatusInterrupted: 130, "": 1, "weird": 1,
 	}
 	for status, code := range want {
 		if got := ExitCodeFor(status); got != code {

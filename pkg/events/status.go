@@ -16,6 +16,11 @@ const (
 	// StatusGoalExhausted is a run whose goal used its max_turns without
 	// being met (SPEC §14). Exit 3, like the other limits.
 	StatusGoalExhausted = "goal_exhausted"
+	// StatusInterrupted is a run stopped from outside before it could end
+	// on its own, and resumable like a run whose process died (the store's
+	// "interrupted"): a `tavo worker` run still going when the worker's
+	// --grace passed. Exit 130.
+	StatusInterrupted = "interrupted"
 )
 
 // Process exit codes (SPEC §1). run.completed's exit_code is one of them and
@@ -52,7 +57,7 @@ func ExitCodeFor(status string) int {
 		return ExitLimit
 	case StatusInputRequired:
 		return ExitInputRequired
-	case StatusCancelled:
+	case StatusCancelled, StatusInterrupted:
 		return ExitInterrupted
 	default:
 		return ExitFailed

@@ -107,6 +107,9 @@ type Options struct {
 	// or an end-of-turn action. The round and tool-call limits apply per
 	// turn; the run's context (--timeout) to all of them.
 	AfterTurn func(ctx context.Context, end TurnEnd) TurnNext
+	// AfterStarted, when set, runs just after run.started is emitted (a
+	// goal's goal.updated "created" follows it).
+	AfterStarted func()
 }
 
 // TurnEnd is how one turn of a run ended.
@@ -121,6 +124,16 @@ type TurnEnd struct {
 	Action string
 	// WakeAt is the wake-up tavo_wait declared.
 	WakeAt *time.Time
+	// Calls are the tool calls the turn ran, in order.
+	Calls []TurnCall
+}
+
+// TurnCall is one tool call a turn ran: its name and how it ended.
+type TurnCall struct {
+	Name string
+	OK   bool
+	// Code is the error code of a call that failed.
+	Code string
 }
 
 // TurnNext is what a run does after a turn.
@@ -215,6 +228,8 @@ type run struct {
 	turns     int
 	turnFirst int
 	turnCalls int
+	// turnTools are the calls run in the current turn, for AfterTurn.
+	turnTools []TurnCall
 }
 
 // Run executes the model loop once and always emits exactly one run.completed
@@ -356,6 +371,9 @@ func (r *run) loop(ctx context.Context) *Result {
 		Sources:          r.opts.Started.Sources,
 		ResumedFrom:      r.opts.Started.ResumedFrom,
 	})
+	if r.opts.AfterStarted != nil {
+		r.opts.AfterStarted()
+	}
 	if err := r.opts.checkLimits(); err != nil {
 		return r.failed("internal_error", err.Error())
 	}
@@ -491,7 +509,8 @@ func (r *run) endTurn(ctx context.Context, res *Result) *Result {
 	}
 	r.turns++
 	if r.opts.AfterTurn != nil && ctx.Err() == nil {
-		next := r.opts.AfterTurn(ctx, TurnEnd{Turn: r.turns, Status: res.Status, Text: res.Text, Action: tk.Action, WakeAt: tk.WakeAt})
+		next := r.opts.AfterTurn(ctx, TurnEnd{Turn: r.turns, Status: res.Status, Text: res.Text, Action: tk.Action, WakeAt: tk.WakeAt, Calls: r.turnTools})
+		r.turnTools = nil
 		r.usage = r.usage.Add(next.Usage)
 		if next.Prompt != "" && ctx.Err() == nil {
 			r.msgs = append(r.msgs, providers.Message{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText, Text: next.Prompt}}})
@@ -742,6 +761,11 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 		out := r.exec.Execute(ctx, r.env, call)
 		r.countOutcome(out)
 		r.emitResult(call, out)
+		tc := TurnCall{Name: call.Name, OK: out.OK}
+		if !out.OK && out.Err != nil {
+			tc.Code = out.Err.Code
+		}
+		r.turnTools = append(r.turnTools, tc)
 		results.Parts = append(results.Parts, providers.Part{Type: providers.PartToolResult, ToolResult: &providers.ToolResult{
 			CallID: call.ID, Name: call.Name, Content: out.Envelope, IsError: !out.OK,
 		}})

@@ -54,7 +54,7 @@ func (g *GoalTurns) AfterTurn(ctx context.Context, end runner.TurnEnd) runner.Tu
 	met, reason := false, ""
 	if g.Judge != nil {
 		var usage providers.Usage
-		met, reason, usage, err = Judge(ctx, g.Judge, g.JudgeModel, goal.Condition, end.Text)
+		met, reason, usage, err = Judge(ctx, g.Judge, g.JudgeModel, goal.Condition, TurnDigest(end))
 		next.Usage = usage
 		if err != nil {
 			g.emit(events.Warning, events.WarningP{Code: "goal_judge_failed", Message: "the goal's judge request failed; the goal stays active: " + err.Error()})
@@ -100,20 +100,73 @@ func Continuation(g *store.Goal) string {
 		"with goal_id %q; if it cannot be met, call tavo_goal_cancel.", g.Condition, g.CompletedTurns, g.MaxTurns, g.ID)
 }
 
+// GoalNote is what the first turn of a `tavo run --goal` run is told
+// besides its prompt, so the model can complete the goal in that turn.
+func GoalNote(g *store.Goal) string {
+	return fmt.Sprintf("Goal %s: %s\n\nYou have %d turns to meet it. When the condition is met, call tavo_goal_complete with goal_id %q; "+
+		"if it cannot be met, call tavo_goal_cancel.", g.ID, g.Condition, g.MaxTurns, g.ID)
+}
+
 // judgeSystem tells the judge its job.
-const judgeSystem = "You judge whether a goal's condition is met, from the latest answer of an assistant working toward it. " +
-	"Answer only with JSON {\"met\": boolean, \"reason\": string}; met is true only when the answer shows the condition holds."
+const judgeSystem = "You judge whether a goal's condition is met, from a digest of the latest turn of an assistant working toward it: " +
+	"the tool calls it made (name and whether each succeeded) and its final answer. " +
+	"Answer only with JSON {\"met\": boolean, \"reason\": string}; met is true only when the turn shows the condition holds."
+
+// Digest bounds: the judge sees at most this much of a turn.
+const (
+	digestMaxCalls = 40
+	digestMaxText  = 4000 // bytes of the final answer, head and tail kept
+)
+
+// TurnDigest is what the judge sees of a turn: its tool calls (name and
+// ok or the error code; the first digestMaxCalls, then a count) and its
+// final text (at most digestMaxText bytes, the middle cut). Bounded
+// whatever the turn did, so the judge request stays small.
+func TurnDigest(end runner.TurnEnd) string {
+	var b strings.Builder
+	failed := 0
+	for _, c := range end.Calls {
+		if !c.OK {
+			failed++
+		}
+	}
+	fmt.Fprintf(&b, "Tool calls of the turn: %d (%d failed)\n", len(end.Calls), failed)
+	for i, c := range end.Calls {
+		if i == digestMaxCalls {
+			fmt.Fprintf(&b, "- … and %d more\n", len(end.Calls)-i)
+			break
+		}
+		switch {
+		case c.OK:
+			fmt.Fprintf(&b, "- %s: ok\n", c.Name)
+		case c.Code != "":
+			fmt.Fprintf(&b, "- %s: error (%s)\n", c.Name, c.Code)
+		default:
+			fmt.Fprintf(&b, "- %s: error\n", c.Name)
+		}
+	}
+	text := end.Text
+	if len(text) > digestMaxText {
+		head, tail := text[:digestMaxText/2], text[len(text)-digestMaxText/2:]
+		head = strings.ToValidUTF8(head, "")
+		tail = strings.ToValidUTF8(tail, "")
+		text = head + fmt.Sprintf("\n[… %d bytes cut …]\n", len(end.Text)-len(head)-len(tail)) + tail
+	}
+	b.WriteString("\nFinal answer of the turn:\n")
+	b.WriteString(text)
+	return b.String()
+}
 
 var judgeSchema = []byte(`{"type":"object","properties":{"met":{"type":"boolean"},"reason":{"type":"string"}},"required":["met","reason"],"additionalProperties":false}`)
 
-// Judge asks model whether condition is met, given the latest turn's answer:
-// one request, no tools, structured output {met, reason}.
-func Judge(ctx context.Context, p providers.Provider, model, condition, answer string) (met bool, reason string, usage providers.Usage, err error) {
+// Judge asks model whether condition is met, given digest (TurnDigest) of
+// the latest turn: one request, no tools, structured output {met, reason}.
+func Judge(ctx context.Context, p providers.Provider, model, condition, digest string) (met bool, reason string, usage providers.Usage, err error) {
 	req := &providers.Request{
 		Model:  model,
 		System: judgeSystem,
 		Messages: []providers.Message{{Role: providers.RoleUser, Parts: []providers.Part{{Type: providers.PartText,
-			Text: "Condition: " + condition + "\n\nLatest answer:\n" + answer}}}},
+			Text: "Condition: " + condition + "\n\n" + digest}}}},
 		Schema: &providers.OutputSchema{Name: "goal_judgement", Schema: judgeSchema},
 	}
 	resp, err := p.Complete(ctx, req, quiet{})

@@ -113,3 +113,28 @@ func TestJudgeFailureKeepsTheGoalGoing(t *testing.T) {
 		t.Fatalf("after an unreadable judgement: %+v, warned %v", next, warned)
 	}
 }
+
+func TestJudgeSeesTheConditionAndABoundedDigestOfTheTurn(t *testing.T) {
+	st, _ := goalStore(t)
+	j := &judgeSays{text: `{"met":false,"reason":"no"}`}
+	h := &GoalTurns{Store: st, SessionID: "ses_g", Judge: j}
+	calls := []runner.TurnCall{{Name: "tavo_shell", OK: true}, {Name: "tavo_file_read", Code: "not_found"}}
+	for range 100 {
+		calls = append(calls, runner.TurnCall{Name: "tavo_fetch", OK: true})
+	}
+	long := "start " + strings.Repeat("x", 20_000) + " end"
+	h.AfterTurn(context.Background(), runner.TurnEnd{Turn: 1, Text: long, Calls: calls})
+	msg := j.reqs[0].Messages[0].Text()
+	for _, want := range []string{"Condition: tests pass", "Tool calls of the turn: 102 (1 failed)", "- tavo_shell: ok",
+		"- tavo_file_read: error (not_found)", "… and 62 more", "Final answer of the turn:\nstart ", " end", "bytes cut"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("judge message lacks %q", want)
+		}
+	}
+	if len(msg) > 8000 {
+		t.Fatalf("judge message of %d bytes", len(msg))
+	}
+	if len(j.reqs[0].Tools) != 0 {
+		t.Fatal("the judge was offered tools")
+	}
+}

@@ -9,9 +9,9 @@ import (
 
 // Work works jobs until ctx is done (the first SIGTERM or SIGINT), then
 // stops taking jobs and lets the running ones end within grace; runs still
-// going after it are cancelled (they end cancelled and their loops fire
-// again as usual). It returns when every job has stopped, or at once when
-// hard is closed (a second signal).
+// going after it are interrupted (they end interrupted, resumable, and
+// their loops fire again as usual). It returns when every job has stopped,
+// or at once when hard is closed (a second signal).
 func (q *Queue) Work(ctx context.Context, h *Handler, grace time.Duration, hard <-chan struct{}) error {
 	if err := q.start(h); err != nil {
 		return err

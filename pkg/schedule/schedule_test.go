@@ -3,6 +3,7 @@ package schedule
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/ids"
+	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/store"
 )
 
@@ -55,7 +58,12 @@ func (f *fakeStarter) start(ctx context.Context, req RunRequest) (RunOutcome, er
 		select {
 		case <-f.block:
 		case <-ctx.Done():
+			// As the runner does: the cause's status, else cancelled.
 			status = "cancelled"
+			var sc *runner.StopCause
+			if errors.As(context.Cause(ctx), &sc) && sc.Status != "" {
+				status = sc.Status
+			}
 		}
 	}
 	if err := lease.Finish(context.WithoutCancel(ctx), status, 0, nil); err != nil {
@@ -259,8 +267,47 @@ func TestWorkStopsWithinGraceThenInterrupts(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := e.st.GetRun(context.Background(), runID)
-	if err != nil || r.Status != "cancelled" {
+	if err != nil || r.Status != store.StatusInterrupted {
 		t.Fatalf("run after the grace: %+v %v", r, err)
+	}
+	// The loop still fires again.
+	if l := e.get(t, e.f.runs[0].LoopID); l.CompletedTurns != 1 || l.Status != store.LoopActive {
+		t.Fatalf("loop %+v", l)
+	}
+}
+
+func TestGoalRunInterruptedAtGraceGoesOnWithTheNextWorker(t *testing.T) {
+	e := newEnv(t, "")
+	ctx := context.Background()
+	if _, err := e.st.CreateSession(ctx, "ses_gg", "t"); err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.st.CreateGoal(ctx, "ses_gg", "done", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.q.ScheduleGoal(ctx, g, "do it"); err != nil {
+		t.Fatal(err)
+	}
+	e.f.block = make(chan struct{})
+	e.f.started = make(chan string, 1)
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- e.q.Work(wctx, e.h, 50*time.Millisecond, nil) }()
+	runID := <-e.f.started
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := e.st.GetRun(ctx, runID); r.Status != store.StatusInterrupted {
+		t.Fatalf("run %+v", r)
+	}
+	// The job is kept: the next worker goes on with the goal.
+	close(e.f.block)
+	e.f.started = nil
+	e.once(t)
+	if e.f.count() != 2 || e.f.runs[1].SessionID != "ses_gg" {
+		t.Fatalf("runs %+v", e.f.runs)
 	}
 }
 
@@ -374,6 +421,117 @@ func TestParallelOnceWorkersRunEachFiringOnce(t *testing.T) {
 		if l := e.get(t, id); l.CompletedTurns != 1 {
 			t.Fatalf("loop %+v", l)
 		}
+	}
+}
+
+// killWorkerMidRun starts a worker process that works what is due, waits
+// until its run holds the session, kills it with SIGKILL and returns the
+// run's id.
+func killWorkerMidRun(t *testing.T, dir string) string {
+	t.Helper()
+	c := helper(t, "block", dir)
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "started run_") {
+		t.Fatalf("helper said %q, %v", line, err)
+	}
+	if err := c.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Wait()
+	return strings.TrimSpace(strings.TrimPrefix(line, "started "))
+}
+
+func TestKilledWorkersWakeUpStillWakesTheSessionOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	e := newEnv(t, "")
+	ctx := context.Background()
+	if _, err := e.st.CreateSession(ctx, "ses_w", "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.q.ScheduleWake(ctx, "ses_w", "run_waiting", time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	runID := killWorkerMidRun(t, e.dir)
+
+	// The next worker marks the run interrupted and wakes the session
+	// with a new run; the one after it has nothing left to do.
+	e.once(t)
+	if r, err := e.st.GetRun(ctx, runID); err != nil || r.Status != store.StatusInterrupted {
+		t.Fatalf("run %+v %v", r, err)
+	}
+	if e.f.count() != 1 || e.f.runs[0].Prompt != WakePrompt || e.f.runs[0].SessionID != "ses_w" {
+		t.Fatalf("runs %+v", e.f.runs)
+	}
+	e.dueNow(t)
+	e.once(t)
+	if e.f.count() != 1 {
+		t.Fatalf("the wake-up ran twice: %+v", e.f.runs)
+	}
+}
+
+func TestKilledWorkersWakeUpIsNotRepeatedOnceTheSessionMovedOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	e := newEnv(t, "")
+	ctx := context.Background()
+	if _, err := e.st.CreateSession(ctx, "ses_m", "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.q.ScheduleWake(ctx, "ses_m", "run_waiting", time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	killWorkerMidRun(t, e.dir)
+	// Someone ran in the session since (after the dead run).
+	lease, err := e.st.BeginRun(ctx, ids.New("run", time.Now()), "ses_m", store.RunMeta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lease.Finish(ctx, events.StatusCompleted, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.once(t)
+	if e.f.count() != 0 {
+		t.Fatalf("woken again after the session moved on: %+v", e.f.runs)
+	}
+}
+
+func TestKilledWorkersGoalGoesOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	e := newEnv(t, "")
+	ctx := context.Background()
+	if _, err := e.st.CreateSession(ctx, "ses_d", "t"); err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.st.CreateGoal(ctx, "ses_d", "done", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.AdvanceGoal(ctx, g.ID, false, ""); err != nil { // one turn behind it
+		t.Fatal(err)
+	}
+	if err := e.q.ScheduleGoal(ctx, g, "do it"); err != nil {
+		t.Fatal(err)
+	}
+	runID := killWorkerMidRun(t, e.dir)
+	e.once(t)
+	if r, err := e.st.GetRun(ctx, runID); err != nil || r.Status != store.StatusInterrupted {
+		t.Fatalf("run %+v %v", r, err)
+	}
+	if e.f.count() != 1 || !strings.HasPrefix(e.f.runs[0].Prompt, "Keep working toward the goal: done") ||
+		!strings.Contains(e.f.runs[0].Prompt, "Turns used: 1 of 5") {
+		t.Fatalf("runs %+v", e.f.runs)
 	}
 }
 

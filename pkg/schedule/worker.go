@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/runner"
 	"github.com/tavo-cli/tavo/pkg/store"
 )
 
@@ -65,6 +67,25 @@ func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 }
 
+// InterruptCause is how a run the worker still has when its --grace
+// passes ends: status interrupted (exit 130), resumable with `tavo runs
+// resume` like a run whose process died.
+func InterruptCause() *runner.StopCause {
+	return &runner.StopCause{Reason: "the worker stopped before the run ended (its --grace passed)",
+		ExitCode: events.ExitInterrupted, Status: events.StatusInterrupted, Code: "interrupted"}
+}
+
+// start starts req through h.Start. River cancels a job's context when the
+// worker's grace has passed (StopAndCancel); the run then sees
+// InterruptCause as the reason, so it ends interrupted, not cancelled.
+func (h *Handler) start(ctx context.Context, req RunRequest) (RunOutcome, error) {
+	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancel(nil)
+	stop := context.AfterFunc(ctx, func() { cancel(InterruptCause()) })
+	defer stop()
+	return h.Start(runCtx, req)
+}
+
 // fireLoop works one loop firing.
 func (h *Handler) fireLoop(ctx context.Context, job *river.Job[LoopFire]) error {
 	id := job.Args.LoopID
@@ -89,7 +110,7 @@ func (h *Handler) fireLoop(ctx context.Context, job *river.Job[LoopFire]) error 
 	if len(l.Config) > 0 {
 		cfg = l.Config
 	}
-	out, err := h.Start(ctx, RunRequest{SessionID: l.SessionID, Prompt: l.Prompt, Config: cfg, LoopID: l.ID,
+	out, err := h.start(ctx, RunRequest{SessionID: l.SessionID, Prompt: l.Prompt, Config: cfg, LoopID: l.ID,
 		OnBound: func(runID string) {
 			bctx, cancel := bookkeeping(ctx)
 			defer cancel()
@@ -159,47 +180,97 @@ func (h *Handler) afterRun(ctx context.Context, sessionID string, out RunOutcome
 }
 
 // wake works a wake-up: a run of WakePrompt in the session.
+//
+// A job rescued from a worker that died wakes the session once: its
+// interrupted run is left interrupted (never replayed) and a new wake-up
+// run starts, unless the session has moved on since the run that asked to
+// be woken (a later run in it ended some other way: the wake-up's run had
+// finished before its worker died, or someone continued the session).
 func (h *Handler) wake(ctx context.Context, job *river.Job[Wake]) error {
+	what := "wake-up of " + job.Args.SessionID
 	if job.Attempt > 1 {
-		// Rescued from a worker that died: the wake-up's run started and
-		// was interrupted; it is not replayed.
-		return nil
+		last, err := h.lastRun(ctx, job.Args.SessionID)
+		if err != nil {
+			return err
+		}
+		switch {
+		case last != nil && last.Status == store.StatusRunning:
+			return river.JobSnooze(h.busyWait()) // River took a slow job for a stuck one
+		case last != nil && last.ID != job.Args.RunID && last.Status != store.StatusInterrupted:
+			h.logf("%s: rescued, but run %s ended %s since; not woken again", what, last.ID, last.Status)
+			return nil
+		}
+		h.logf("%s: rescued from a worker that died; waking the session", what)
 	}
-	return h.runJob(ctx, "wake-up", RunRequest{SessionID: job.Args.SessionID, Prompt: WakePrompt})
+	_, err := h.runJob(ctx, what, RunRequest{SessionID: job.Args.SessionID, Prompt: WakePrompt})
+	return err
 }
 
-// goalTurns works a detached goal run.
-func (h *Handler) goalTurns(ctx context.Context, job *river.Job[GoalRun]) error {
-	if job.Attempt > 1 {
-		return nil
+// lastRun is the session's newest run once the runs that dead processes
+// left running in it are marked interrupted; nil when it has none.
+func (h *Handler) lastRun(ctx context.Context, sessionID string) (*store.Run, error) {
+	if _, err := h.Store.ReapSession(ctx, sessionID); err != nil {
+		return nil, err
 	}
+	runs, _, err := h.Store.ListRuns(ctx, sessionID, 1, "")
+	if err != nil || len(runs) == 0 {
+		return nil, err
+	}
+	return &runs[0], nil
+}
+
+// goalTurns works a detached goal run: the prompt, or once the goal has
+// turns behind it the continuation message, in the goal's session.
+//
+// A job rescued from a worker that died, or whose run the worker
+// interrupted when its grace passed, goes on with the goal's remaining
+// turns: the interrupted run stays interrupted (not replayed, and not
+// counted as a turn) and a new run continues the goal.
+func (h *Handler) goalTurns(ctx context.Context, job *river.Job[GoalRun]) error {
 	g, err := h.Store.GetGoal(ctx, job.Args.GoalID)
 	if err != nil || g.Status != store.GoalActive {
 		return nil
+	}
+	what := "goal " + g.ID
+	if job.Attempt > 1 {
+		last, err := h.lastRun(ctx, g.SessionID)
+		if err != nil {
+			return err
+		}
+		if last != nil && last.Status == store.StatusRunning {
+			return river.JobSnooze(h.busyWait())
+		}
+		h.logf("%s: rescued from a worker that died; its turns go on", what)
 	}
 	prompt := job.Args.Prompt
 	if g.CompletedTurns > 0 {
 		prompt = Continuation(g)
 	}
-	return h.runJob(ctx, "goal "+g.ID, RunRequest{SessionID: g.SessionID, Prompt: prompt})
+	out, err := h.runJob(ctx, what, RunRequest{SessionID: g.SessionID, Prompt: prompt})
+	if err == nil && out.Status == events.StatusInterrupted {
+		// The worker stopped mid-run: the next worker goes on with the
+		// goal (a snooze keeps the job and is not counted as an attempt).
+		return river.JobSnooze(0)
+	}
+	return err
 }
 
 // runJob starts req; a busy session snoozes the job.
-func (h *Handler) runJob(ctx context.Context, what string, req RunRequest) error {
-	out, err := h.Start(ctx, req)
+func (h *Handler) runJob(ctx context.Context, what string, req RunRequest) (RunOutcome, error) {
+	out, err := h.start(ctx, req)
 	if errors.Is(err, store.ErrSessionBusy) {
 		h.logf("%s: session %s is busy; trying again in %s", what, req.SessionID, h.busyWait())
-		return river.JobSnooze(h.busyWait())
+		return out, river.JobSnooze(h.busyWait())
 	}
 	if err != nil {
 		h.logf("%s: the run could not start: %v", what, err)
-		return nil
+		return out, nil
 	}
 	h.logf("%s: run %s %s", what, out.RunID, out.Status)
 	bctx, cancel := bookkeeping(ctx)
 	defer cancel()
 	h.afterRun(bctx, req.SessionID, out)
-	return nil
+	return out, nil
 }
 
 // String describes a loop firing job in logs.
