@@ -119,13 +119,3 @@ type networkError struct{ err error }
 func (e *networkError) Error() string { return e.err.Error() }
 func (e *networkError) Unwrap() error { return e.err }
 
-// redact removes every secret from s. Providers sometimes echo the key they
-// rejected, and a compatible server may echo it whole.
-func redact(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, "[redacted]")
-		}
-	}
-	return s
-}

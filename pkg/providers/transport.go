@@ -94,7 +94,7 @@ func (t *Transport) Do(ctx context.Context, call *Call, sink Sink) (*Response, e
 			if last == nil {
 				return httpx.Verdict{}
 			}
-			last.Message = redact(last.Message, call.Secrets)
+			last.Message = httpx.RedactSecrets(last.Message, call.Secrets...)
 			if track.delivered || !Retryable(last) {
 				return httpx.Verdict{}
 			}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"github.com/tavo-cli/tavo/pkg/httpx"
 	"regexp"
 	"strings"
 	"sync"
@@ -118,12 +119,8 @@ const maxMessageBytes = 300
 // cleanMessage turns an upstream error text into one safe line: control
 // characters folded to spaces, secrets redacted, length capped.
 func cleanMessage(s string, secrets ...string) string {
-	for _, sec := range secrets {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, "[redacted]")
-		}
-	}
-	s = keyShaped().ReplaceAllString(s, "[redacted]")
+	s = httpx.RedactSecrets(s, secrets...)
+	s = keyShaped().ReplaceAllString(s, httpx.Redacted)
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
 			return ' '
