@@ -758,7 +758,15 @@ func (r *run) runTools(ctx context.Context, calls []providers.ToolCall) *Result 
 		r.emit(events.ToolCall, events.ToolCallP{
 			Round: r.round, CallID: call.ID, Name: call.Name, ToolID: toolID, Arguments: eventArguments(call.Arguments),
 		})
-		out := r.exec.Execute(ctx, r.env, call)
+		var out tools.Outcome
+		if r.exec != nil {
+			out = r.exec.Execute(ctx, r.env, call)
+		} else {
+			// Tools are off, yet the model called one (some models do, or
+			// a history has tools in it): an error it can read, not a crash.
+			out = tools.ErrorOutcome(toolID, tools.Errorf(tools.CodeUnknownTool,
+				fmt.Sprintf("no tools are enabled in this run, so %q cannot be called: answer without tools", call.Name)))
+		}
 		r.countOutcome(out)
 		r.emitResult(call, out)
 		tc := TurnCall{Name: call.Name, OK: out.OK}
