@@ -1,7 +1,7 @@
 // Package storetest is the store's conformance suite: the behaviour every
 // engine must show through *store.Store's methods (sessions, messages,
 // runs, journals, cancel, audit, memory search, variables, todos,
-// artifacts, compactions, retention), written once and run against the
+// artifacts, compactions, retention, goals and loops), written once and run against the
 // embedded SQLite engine (package store's tests) and PostgreSQL (package
 // store/postgres's tests, when TAVO_TEST_POSTGRES names a server).
 package storetest
@@ -46,6 +46,9 @@ func Run(t *testing.T, open Opener) {
 		{"Compactions", testCompactions},
 		{"ConcurrentWriters", testConcurrentWriters},
 		{"PruneAndRetention", testPruneAndRetention},
+		{"Goals", testGoals},
+		{"Loops", testLoops},
+		{"WakeAt", testWakeAt},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
