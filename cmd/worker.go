@@ -96,7 +96,7 @@ func workerRun(o *WorkerOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "tavo: worker: "+format+"\n", args...)
 		}
 	}
-	q, err := schedule.OpenSQLite(o.Ctx, f.DataDirectory(), schedule.Config{Handler: h, Concurrency: o.Concurrency, PollInterval: o.Poll})
+	q, err := openQueue(o.Ctx, f, schedule.Config{Handler: h, Concurrency: o.Concurrency, PollInterval: o.Poll})
 	if err != nil {
 		return failedError(err)
 	}
@@ -105,7 +105,11 @@ func workerRun(o *WorkerOptions) error {
 		err = q.WorkDue(ctx, h, o.Grace, hard)
 	} else {
 		if !f.Quiet {
-			fmt.Fprintf(f.IO.ErrOut, "tavo: worker: working %s with %d at once; SIGTERM or Ctrl-C stops it\n", f.DataDirectory(), o.Concurrency)
+			where := f.DataDirectory()
+			if st.Engine() != "sqlite" {
+				where = st.Engine() + " store " + st.Location()
+			}
+			fmt.Fprintf(f.IO.ErrOut, "tavo: worker: working %s with %d at once; SIGTERM or Ctrl-C stops it\n", where, o.Concurrency)
 		}
 		err = q.Work(ctx, h, o.Grace, hard)
 	}
@@ -177,7 +181,7 @@ func workerStatusRun(o *WorkerStatusOptions) error {
 	if err != nil {
 		return err
 	}
-	q, err := schedule.OpenSQLite(o.Ctx, f.DataDirectory(), schedule.Config{})
+	q, err := openQueue(o.Ctx, f, schedule.Config{})
 	if err != nil {
 		return failedError(err)
 	}
@@ -203,4 +207,15 @@ func workerStatusRun(o *WorkerStatusOptions) error {
 		t.AddRow(fmt.Sprint(j.ID), j.Kind, j.State, j.ScheduledAt.Local().Format(time.RFC3339), clip(j.Args, 80))
 	}
 	return t.Render()
+}
+
+// openQueue opens the job queue beside the store the configuration names:
+// River's SQLite driver on the embedded store, River's PostgreSQL driver
+// (riverpgxv5) on a fleet's PostgreSQL store (SPEC §15).
+func openQueue(ctx context.Context, f *Factory, cfg schedule.Config) (*schedule.Queue, error) {
+	u, err := f.StoreURL()
+	if err != nil {
+		return nil, err
+	}
+	return schedule.Open(ctx, u, f.DataDirectory(), cfg)
 }
