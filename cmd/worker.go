@@ -41,13 +41,16 @@ func NewCmdWorker(f *Factory, runF func(*WorkerOptions) error) *cobra.Command {
 for with tavo_wait, and goal runs handed over with tavo run --goal … --detach.
 Jobs live in River's tables in tavo.db; several workers (and several
 tavo worker --once from overlapping cron entries) may share one data dir, and
-each firing runs exactly once.
+each firing runs exactly once. With a PostgreSQL store ([store] url, see
+docs/scale.md) they live in that database, and workers on every machine of a
+fleet share them.
 
 SIGTERM or SIGINT stops taking jobs and lets running runs end within --grace;
 runs still going then are interrupted, and the worker exits 0. A second
 signal exits at once. A worker killed outright leaves its job to be rescued
-by the next worker on the machine: the run is marked interrupted (never
-replayed) and the loop fires again as scheduled.
+by the next worker on the machine (on PostgreSQL, by any worker once the
+run's session lease lapses, within about 20 s): the run is marked
+interrupted (never replayed) and the loop fires again as scheduled.
 
 --once works what is due, then exits, for cron:
   * * * * * tavo worker --once`,
