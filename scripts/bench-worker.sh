@@ -44,7 +44,9 @@ done_runs=$("$bin" runs list --limit 200 -o json --jq '[.runs[] | select(.status
 rate=$(awk -v n="$N" -v s="$start" -v e="$end" 'BEGIN { printf "%.0f", n / (e - s) }')
 secs=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
 if [[ "${1:-}" == --rate ]]; then
-  echo "bench-worker: $N firings in $secs s with --concurrency $C on ${TAVO_STORE_URL:+PostgreSQL}${TAVO_STORE_URL:-SQLite} ($done_runs of the last 200 runs completed)" >&2
+  engine=SQLite
+  [[ -n "${TAVO_STORE_URL:-}" ]] && engine=PostgreSQL
+  echo "bench-worker: $N firings in $secs s with --concurrency $C on $engine ($done_runs of the last 200 runs completed)" >&2
   echo "$rate"
   exit 0
 fi
