@@ -114,7 +114,7 @@ func loopsCreateRun(o *LoopsOptions) error {
 
 // scheduleLoop queues a loop's next firing for the worker.
 func scheduleLoop(ctx context.Context, f *Factory, l *store.Loop) error {
-	q, err := schedule.OpenSQLite(ctx, f.DataDirectory(), schedule.Config{})
+	q, err := openQueue(ctx, f, schedule.Config{})
 	if err != nil {
 		return err
 	}

@@ -151,7 +151,7 @@ func recordWake(ctx context.Context, f *Factory, st *store.Store, o *RunOptions,
 	if o.headless != nil {
 		return nil
 	}
-	q, err := schedule.OpenSQLite(ctx, f.DataDirectory(), schedule.Config{})
+	q, err := openQueue(ctx, f, schedule.Config{})
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func detachGoal(ctx context.Context, f *Factory, st *store.Store, o *RunOptions,
 	if err != nil {
 		return failedError(err)
 	}
-	q, err := schedule.OpenSQLite(ctx, f.DataDirectory(), schedule.Config{})
+	q, err := openQueue(ctx, f, schedule.Config{})
 	if err != nil {
 		return failedError(err)
 	}

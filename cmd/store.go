@@ -10,6 +10,7 @@ import (
 
 	"github.com/tavo-cli/tavo/pkg/cli"
 	"github.com/tavo-cli/tavo/pkg/files"
+	"github.com/tavo-cli/tavo/pkg/schedule"
 	"github.com/tavo-cli/tavo/pkg/store"
 	storeopen "github.com/tavo-cli/tavo/pkg/store/open"
 	"github.com/tavo-cli/tavo/pkg/store/postgres"
@@ -49,7 +50,8 @@ func NewCmdStoreMigrate(f *Factory, runF func(*StoreMigrateOptions) error) *cobr
 		Long: `Bring the store's schema up to this tavo's version, and print the engine,
 where the store is, and its schema version. Every command does this on first
 use anyway; run it to upgrade a shared PostgreSQL store once, ahead of a fleet.
-Concurrent runs are safe: they queue on a lock and each migration is applied
+River's job-queue tables (tavo worker) are migrated with it. Concurrent runs
+are safe: they queue on a lock and each migration is applied
 once.`,
 		Example: `  tavo store migrate
   TAVO_STORE_URL=postgres://tavo@db.internal/tavo tavo store migrate -o json`,
@@ -72,6 +74,9 @@ func storeMigrateRun(opts *StoreMigrateOptions) error {
 		return failedError(err)
 	}
 	defer st.Close()
+	if err := schedule.MigrateURL(opts.Ctx, u, f.DataDirectory()); err != nil {
+		return failedError(err)
+	}
 	version := store.SchemaVersion()
 	if st.Engine() == "postgres" {
 		version = postgres.SchemaVersion()

@@ -41,13 +41,16 @@ func NewCmdWorker(f *Factory, runF func(*WorkerOptions) error) *cobra.Command {
 for with tavo_wait, and goal runs handed over with tavo run --goal … --detach.
 Jobs live in River's tables in tavo.db; several workers (and several
 tavo worker --once from overlapping cron entries) may share one data dir, and
-each firing runs exactly once.
+each firing runs exactly once. With a PostgreSQL store ([store] url, see
+docs/scale.md) they live in that database, and workers on every machine of a
+fleet share them.
 
 SIGTERM or SIGINT stops taking jobs and lets running runs end within --grace;
 runs still going then are interrupted, and the worker exits 0. A second
 signal exits at once. A worker killed outright leaves its job to be rescued
-by the next worker on the machine: the run is marked interrupted (never
-replayed) and the loop fires again as scheduled.
+by the next worker on the machine (on PostgreSQL, by any worker once the
+run's session lease lapses, within about 20 s): the run is marked
+interrupted (never replayed) and the loop fires again as scheduled.
 
 --once works what is due, then exits, for cron:
   * * * * * tavo worker --once`,
@@ -96,7 +99,7 @@ func workerRun(o *WorkerOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "tavo: worker: "+format+"\n", args...)
 		}
 	}
-	q, err := schedule.OpenSQLite(o.Ctx, f.DataDirectory(), schedule.Config{Handler: h, Concurrency: o.Concurrency, PollInterval: o.Poll})
+	q, err := openQueue(o.Ctx, f, schedule.Config{Handler: h, Concurrency: o.Concurrency, PollInterval: o.Poll})
 	if err != nil {
 		return failedError(err)
 	}
@@ -105,7 +108,11 @@ func workerRun(o *WorkerOptions) error {
 		err = q.WorkDue(ctx, h, o.Grace, hard)
 	} else {
 		if !f.Quiet {
-			fmt.Fprintf(f.IO.ErrOut, "tavo: worker: working %s with %d at once; SIGTERM or Ctrl-C stops it\n", f.DataDirectory(), o.Concurrency)
+			where := f.DataDirectory()
+			if st.Engine() != "sqlite" {
+				where = st.Engine() + " store " + st.Location()
+			}
+			fmt.Fprintf(f.IO.ErrOut, "tavo: worker: working %s with %d at once; SIGTERM or Ctrl-C stops it\n", where, o.Concurrency)
 		}
 		err = q.Work(ctx, h, o.Grace, hard)
 	}
@@ -177,7 +184,7 @@ func workerStatusRun(o *WorkerStatusOptions) error {
 	if err != nil {
 		return err
 	}
-	q, err := schedule.OpenSQLite(o.Ctx, f.DataDirectory(), schedule.Config{})
+	q, err := openQueue(o.Ctx, f, schedule.Config{})
 	if err != nil {
 		return failedError(err)
 	}
@@ -203,4 +210,15 @@ func workerStatusRun(o *WorkerStatusOptions) error {
 		t.AddRow(fmt.Sprint(j.ID), j.Kind, j.State, j.ScheduledAt.Local().Format(time.RFC3339), clip(j.Args, 80))
 	}
 	return t.Render()
+}
+
+// openQueue opens the job queue beside the store the configuration names:
+// River's SQLite driver on the embedded store, River's PostgreSQL driver
+// (riverpgxv5) on a fleet's PostgreSQL store (SPEC §15).
+func openQueue(ctx context.Context, f *Factory, cfg schedule.Config) (*schedule.Queue, error) {
+	u, err := f.StoreURL()
+	if err != nil {
+		return nil, err
+	}
+	return schedule.Open(ctx, u, f.DataDirectory(), cfg)
 }

@@ -3,7 +3,10 @@
 # the zero-latency fake) and reports an idle worker's CPU and RSS.
 #   scripts/bench-worker.sh          the rows, with a line of detail on stderr
 #   scripts/bench-worker.sh --rows   only the table rows (scripts/bench.sh uses this)
+#   scripts/bench-worker.sh --rate   only the firings/s (scripts/bench.sh, both engines)
 #   N=400 C=8 scripts/bench-worker.sh   firings and --concurrency
+#   TAVO_STORE_URL=postgres://… scripts/bench-worker.sh   on a PostgreSQL store (fleet mode);
+#     scripts/bench.sh runs it on a throwaway server from scripts/with-postgres.sh
 # Each firing is a whole run (store, session lease, one model request, journal) in its own
 # session: N loops made due together, worked by one `tavo worker --once`. Loops fire at least
 # 10 s apart, so the script waits 10 s for them to come due; nothing is timed but the worker.
@@ -40,6 +43,13 @@ end=$(date +%s.%N)
 done_runs=$("$bin" runs list --limit 200 -o json --jq '[.runs[] | select(.status == "completed")] | length')
 rate=$(awk -v n="$N" -v s="$start" -v e="$end" 'BEGIN { printf "%.0f", n / (e - s) }')
 secs=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
+if [[ "${1:-}" == --rate ]]; then
+  engine=SQLite
+  [[ -n "${TAVO_STORE_URL:-}" ]] && engine=PostgreSQL
+  echo "bench-worker: $N firings in $secs s with --concurrency $C on $engine ($done_runs of the last 200 runs completed)" >&2
+  echo "$rate"
+  exit 0
+fi
 
 # An idle foreground worker: CPU over IDLE seconds after it settled, and its RSS.
 "$bin" worker -q >/dev/null 2>&1 &

@@ -85,8 +85,9 @@ func New[TTx any](driver riverdriver.Driver[TTx], cfg Config) (*Queue, error) {
 		MaxAttempts:          5,
 		// SQLite has no LISTEN: River's SQLite listener polls a table many
 		// times a second, the most of an idle worker's CPU. Fetch polling
-		// alone finds due jobs.
-		PollOnly: true,
+		// alone finds due jobs. PostgreSQL's LISTEN/NOTIFY is real: there
+		// River hears of new jobs and leadership at once.
+		PollOnly: driver.DatabaseName() == riverdriver.DatabaseNameSQLite,
 	}
 	if h := cfg.Handler; h != nil {
 		w := river.NewWorkers()

@@ -1,9 +1,10 @@
 // Package storetest is the store's conformance suite: the behaviour every
 // engine must show through *store.Store's methods (sessions, messages,
-// runs, journals, cancel, sub-agent trees, audit, memory search, variables, todos,
-// artifacts, compactions, retention), written once and run against the
-// embedded SQLite engine (package store's tests) and PostgreSQL (package
-// store/postgres's tests, when TAVO_TEST_POSTGRES names a server).
+// runs, journals, cancel, sub-agent trees, audit, memory search, variables,
+// todos, artifacts, compactions, retention, goals and loops), written once
+// and run against the embedded SQLite engine (package store's tests) and
+// PostgreSQL (package store/postgres's tests, when TAVO_TEST_POSTGRES names
+// a server).
 package storetest
 
 import (
@@ -48,6 +49,9 @@ func Run(t *testing.T, open Opener) {
 		{"PruneAndRetention", testPruneAndRetention},
 		{"SessionTree", testSessionTree},
 		{"DeleteSessionTree", testDeleteSessionTree},
+		{"Goals", testGoals},
+		{"Loops", testLoops},
+		{"WakeAt", testWakeAt},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
