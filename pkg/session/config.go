@@ -117,6 +117,14 @@ func Layer(stored, flags Config) (eff Config, fromSession map[string]bool) {
 	if stored.DynamicTools != nil {
 		take("dynamic_tools", flags.DynamicTools == nil, func() { eff.DynamicTools = stored.DynamicTools })
 	}
+	if fromSession["allow_tools"] && eff.Tools == nil {
+		// The allow-list came from --tool, which turned tools on (every
+		// allowed one in the first request) without storing Tools: the
+		// session's later runs keep them on.
+		on, off := true, false
+		take("tools", true, func() { eff.Tools = &on })
+		take("dynamic_tools", eff.DynamicTools == nil, func() { eff.DynamicTools = &off })
+	}
 	if stored.ReasoningContext != "" {
 		take("reasoning_context", flags.ReasoningContext == "", func() { eff.ReasoningContext = stored.ReasoningContext })
 	}
