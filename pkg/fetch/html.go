@@ -66,6 +66,7 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 				return nil, wrapf(CodeUpstreamError, err, "the HTML could not be parsed: %v", err)
 			}
 			article.Node = widen(doc, textLen(article.Node))
+			article.keptH1 = false
 		}
 		if k := countWordChars(ldBody); k >= minArticleChars && (!ok || k > ldWitness*textLen(article.Node)) {
 			// The page's metadata holds far more of the article than
@@ -76,12 +77,13 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 				keepLead(ld, article.Node, ldBody)
 			}
 			article.Node, ok = ld, true
+			article.keptH1 = false
 		}
 		switch {
 		case ok:
 			node = article.Node
 			out.Extracted = ExtractMain
-			if t := cleanSpace(article.Title()); t != "" {
+			if t := cleanSpace(article.Title()); t != "" && !article.keptH1 {
 				out.Title = t
 				keepHeading(node, t)
 			}
@@ -135,6 +137,10 @@ type mainArticle struct {
 	// narrow is whether the article holds less than half the pruned
 	// page's text.
 	narrow bool
+	// keptH1 is whether the article holds the page's own <h1>, which
+	// readability renames <h2>: the page's heading is there, so the
+	// title is not put back above it.
+	keptH1 bool
 }
 
 // extractMain prunes the page's boilerplate and runs readability on what
@@ -155,6 +161,10 @@ func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	if err != nil || article.Node == nil {
 		return res, false
 	}
+	// The atoms are still the page's: an <h1> here is the page's own.
+	res.keptH1 = findElement(article.Node, atom.H1) != nil
+	fixAtoms(doc)
+	fixAtoms(article.Node)
 	n := textLen(article.Node)
 	if 2*n >= pageText {
 		// An article of one block of a longer content grows in the
@@ -256,4 +266,17 @@ func isLandmark(n *html.Node) bool {
 		return true
 	}
 	return strings.EqualFold(attr(n, "itemprop"), "articleBody")
+}
+
+// fixAtoms sets the atom of every element under n from its tag name.
+// Readability renames elements (a <div> of phrasing becomes a <p>) and
+// creates others by name only, so their atoms say <div> or nothing; the
+// rules that follow read atoms.
+func fixAtoms(n *html.Node) {
+	if n.Type == html.ElementNode {
+		n.DataAtom = atom.Lookup([]byte(n.Data))
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		fixAtoms(c)
+	}
 }

@@ -1,0 +1,50 @@
+package fetch
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+func TestFixAtoms(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<div id="a"><div id="b">text</div></div>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := findElement(doc, atom.Div)
+	b := a.FirstChild
+	b.Data = "p" // as readability renames a <div> of phrasing
+	made := &html.Node{Type: html.ElementNode, Data: "section"}
+	a.AppendChild(made) // as readability creates elements by name
+	fixAtoms(doc)
+	if b.DataAtom != atom.P || made.DataAtom != atom.Section || a.DataAtom != atom.Div {
+		t.Errorf("atoms: %v %v %v", b.DataAtom, made.DataAtom, a.DataAtom)
+	}
+}
+
+func TestDateLineInRenamedBlockDropped(t *testing.T) {
+	// Readability turns the meta <div> into a <p>; the line filter must
+	// still see it as one line.
+	src := `<html><head><title>The mill</title></head><body><div class="story"><h1>The mill</h1>` +
+		`<div class="stamp"><time datetime="2020-10-07"><span>7. oktober 2020</span></time></div>` +
+		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE")
+	wantLacks(t, out.Markdown, "oktober")
+}
+
+func TestTitleNotPutBackOverPageHeading(t *testing.T) {
+	// Readability keeps the page's <h1> (as an <h2>): the page has its
+	// heading, and the <title> is not added above it.
+	src := `<html><head><title>TITLE-TEXT</title></head><body><div class="story"><h1>Restoring the mill</h1>` +
+		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "Restoring the mill", "BODY-ONE")
+	wantLacks(t, out.Markdown, "TITLE-TEXT")
+	// Without a heading of its own the title is put back.
+	src = strings.Replace(src, `<h1>Restoring the mill</h1>`, ``, 1)
+	out = convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "# TITLE-TEXT")
+}
