@@ -48,3 +48,30 @@ func TestTitleNotPutBackOverPageHeading(t *testing.T) {
 	out = convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "# TITLE-TEXT")
 }
+
+func TestArticleOfFormLabelsIsNotProse(t *testing.T) {
+	// A sign-up form's labels and fine print, chosen over an article
+	// of real paragraphs elsewhere in the page.
+	form, err := html.Parse(strings.NewReader(`<div><p>Your email address (required)</p><p>First name</p>` +
+		`<p>Last name</p><p>Post code (required)</p><p>Country (required)</p><p>Mobile phone number</p>` +
+		`<p>Receive our monthly letter and calls to action</p><p>Join the actions of your local group near you</p></div>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := textLen(form)
+	if isArticleProse(form, n, 3000) {
+		t.Errorf("form labels taken for prose beside 3000 letters of prose")
+	}
+	// The same block on a page with no prose elsewhere is all there is.
+	if !isArticleProse(form, n, 300) {
+		t.Errorf("form labels refused on a page without prose")
+	}
+	// An article of prose is prose.
+	art, err := html.Parse(strings.NewReader(para("ONE") + para("TWO") + `<p>Short line</p>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !isArticleProse(art, textLen(art), 3000) {
+		t.Errorf("an article of paragraphs is not prose")
+	}
+}

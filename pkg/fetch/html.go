@@ -135,7 +135,7 @@ type mainArticle struct {
 	readability.Article
 	mutated bool
 	// narrow is whether the article holds less than half the pruned
-	// page's text.
+	// page's text, or is not prose (isArticleProse).
 	narrow bool
 	// keptH1 is whether the article holds the page's own <h1>, which
 	// readability renames <h2>: the page's heading is there, so the
@@ -148,13 +148,16 @@ type mainArticle struct {
 // digits (readability's own threshold), or at least half of the pruned
 // page's text when the page is short; a one-line candidate ("Skip to
 // content", a date) on a longer page is no article. An article of less
-// than half the pruned page is marked narrow, for the caller to widen;
+// than half the pruned page, or one that is not prose where the page
+// holds prose elsewhere, is marked narrow, for the caller to widen;
 // any other first grows in the page to the prose above its container
 // (growArticle), then is filtered line by line (filterArticle). auto and main decide
 // alike; they differ in the warning main gives when nothing is found.
 func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	parser := readability.NewParser()
 	pageText := pruneBoilerplate(doc)
+	// Counted before readability rewrites the page.
+	pageProse := proseText(doc)
 	markOrigins(doc)
 	article, err := parser.ParseAndMutate(doc, base)
 	res := mainArticle{Article: article, mutated: true}
@@ -179,11 +182,23 @@ func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	if n == 0 || n < minArticleChars && 2*n < pageText {
 		return res, false
 	}
-	res.narrow = 2*n < pageText
+	res.narrow = 2*n < pageText || !isArticleProse(article.Node, n, pageProse)
 	if !res.narrow {
 		filterArticle(article.Node)
 	}
 	return res, true
+}
+
+// isArticleProse reports whether an article of n letters and digits
+// reads as prose, on a page holding pageProse letters of it: under a
+// quarter of its text in paragraphs of prose, on a page with at least
+// minArticleChars more prose elsewhere and more than twice its own,
+// readability chose a block of another kind (a newsletter form's
+// labels and fine print, a table of addresses, a login form's
+// messages) over the article, and it is widened like a narrow one.
+func isArticleProse(article *html.Node, n, pageProse int) bool {
+	ap := proseText(article)
+	return 4*ap >= n || pageProse-ap < minArticleChars || pageProse <= 2*ap
 }
 
 // keepHeading puts the article's title back at its top as an <h1>:
