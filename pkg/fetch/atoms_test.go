@@ -75,3 +75,16 @@ func TestArticleOfFormLabelsIsNotProse(t *testing.T) {
 		t.Errorf("an article of paragraphs is not prose")
 	}
 }
+
+func TestArticleImagesLoseTheirText(t *testing.T) {
+	src := `<html><head><title>The mill</title></head><body><div class="story"><h1>The mill</h1>` +
+		para("BODY-ONE") + `<p><img src="/mill.jpg" alt="ALT-TEXT the mill in spring (Photo: J. Doe)"></p>` +
+		para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
+	for _, mode := range []Extract{ExtractAuto, ExtractMain} {
+		out := convertMode(t, src, mode)
+		wantContains(t, out.Markdown, "BODY-ONE", "![](https://blog.example/mill.jpg)")
+		wantLacks(t, out.Markdown, "ALT-TEXT")
+	}
+	// The whole page keeps what it says of its pictures.
+	wantContains(t, convertMode(t, src, ExtractFull).Markdown, "![ALT-TEXT the mill in spring")
+}

@@ -109,6 +109,9 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 	if mode != ExtractFull {
 		unmarkOrigins(node)
 	}
+	if out.Extracted == ExtractMain {
+		dropImageText(node)
+	}
 	clean(node)
 	if c.MaxMarkdownBytes > 0 && int64(renderedTextLen(node)) > c.MaxMarkdownBytes {
 		// Every letter and digit left will be in the Markdown: it is bound
@@ -293,5 +296,18 @@ func fixAtoms(n *html.Node) {
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		fixAtoms(c)
+	}
+}
+
+// dropImageText removes the alt text of the images under n. In an
+// article it is a picture's description or credit ("Dmitry Muratov,
+// Nobel Peace Prize laureate (REUTERS/…)"), the text of its caption,
+// which goes as chrome; the image itself stays, with its URL.
+func dropImageText(n *html.Node) {
+	if n.Type == html.ElementNode && n.DataAtom == atom.Img {
+		removeAttr(n, "alt")
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		dropImageText(c)
 	}
 }
