@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -140,6 +141,12 @@ func isBoilerLine(n *html.Node) bool {
 	if isDateLine(text, k) {
 		return true
 	}
+	if k <= maxCaption && creditTail.MatchString(text) {
+		// A caption left in the article's flow: a picture's
+		// description ending in its credit.
+		return true
+	}
+
 	// A list item that is a link is an entry of a list the article
 	// gives (sources, further reading it chose): pruning judged the list.
 	if n.DataAtom != atom.Li && isLinkLine(n, k) {
@@ -441,3 +448,10 @@ func removeFrom(root, b *html.Node) {
 	}
 	remove(b)
 }
+
+// creditTail ends a caption with the picture's credit: "… © AFP / MARCO
+// BERTORELLO", "… (Foto: Getty)", "… Foto: Andina", "… /domena
+// publiczna". The credit word stands at the line's start or after
+// punctuation ("Primary funding source: …" is no credit), and at most
+// 60 characters without a full stop follow it.
+var creditTail = regexp.MustCompile(`(?i)(©|\(c\)\s|(^|[.,;|/(–—-]\s*)(fotos?|photos?|bild|bilder|credits?|crédit|quelle|source|image|images)\s*:|\bphoto by\b|/\s*domena publiczna)[^.!?]{0,60}\)?\s*$`)

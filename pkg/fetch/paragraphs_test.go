@@ -121,3 +121,21 @@ func TestListItemLines(t *testing.T) {
 	wantContains(t, out.Markdown, "ITEM-KEPT", "LINKED-SOURCE")
 	wantLacks(t, out.Markdown, "LIST-DATE")
 }
+
+func TestCaptionEndingInACreditDropped(t *testing.T) {
+	for _, line := range []string{
+		"Marco Odermatt, ski star from Switzerland. © AFP / MARCO BERTORELLO",
+		"Golf on TV: the broadcast times of the big tournaments. (Foto: Getty)",
+		"The school year has three holidays. Foto: Andina",
+	} {
+		src := `<html><head><title>The mill</title></head><body><div class="story">` +
+			para("BODY-ONE") + `<p>` + line + `</p>` + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
+		out := convertMode(t, src, ExtractAuto)
+		wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE")
+		wantLacks(t, out.Markdown, line[:20])
+	}
+	// A source named inside a sentence is text.
+	src := `<html><head><title>The mill</title></head><body><div class="story">` +
+		para("BODY-ONE") + `<p>Primary Funding Source: National Institutes of Health</p>` + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "Primary Funding Source")
+}
