@@ -73,8 +73,9 @@ func unmarkOrigins(root *html.Node) {
 // it (keepLeadOf). The container then grows to its parent while the
 // parent adds at least minParagraph letters of prose and at least as
 // much prose as other text, headings aside (the title above the article
-// is not weighed against it), or adds no prose and under minParagraph
-// letters of other text (a wrapper adding a date). The article then takes
+// is not weighed against it), or adds no prose and under 1.5 ×
+// minParagraph letters of other text (a wrapper adding a date, a
+// byline). The article then takes
 // the container's place in the grown element, so what readability
 // cleaned inside it stays clean.
 func growArticle(doc, article *html.Node) *html.Node {
@@ -132,9 +133,10 @@ func growArticle(doc, article *html.Node) *html.Node {
 		pp, pt := proseText(p), textLessHeadings(p)
 		extra, other := pp-prose, (pt-text)-(pp-prose)
 		if pt > text && (extra < minParagraph || extra < other) {
-			if extra == 0 && other < minParagraph {
-				// A wrapper adding a date or a label: climb
-				// through it, what it adds is not kept.
+			if extra == 0 && other < 3*minParagraph/2 {
+				// A wrapper adding short lines (a date, a
+				// byline): climb through it, what it adds is
+				// not kept.
 				grown, prose, text = p, pp, pt
 				continue
 			}

@@ -57,16 +57,18 @@ func TestArticleKeepsTheLeadOfItsContainer(t *testing.T) {
 }
 
 func TestArticleGrowsThroughAWrapperWithADate(t *testing.T) {
-	// The lead sits above a wrapper that adds only a date: the climb
-	// goes through the wrapper to reach it; the date stays out.
+	// The lead sits above a wrapper that adds only short lines (a
+	// date, a byline, under 120 letters): the climb goes through the
+	// wrapper to reach it; the lines stay out.
 	src := `<html><head><title>The mill</title></head><body><div id="site">` +
 		`<div class="intro"><p>LEAD-PARA the old mill by the river stands again after three summers of hard work by the people of its village and their friends</p></div>` +
-		`<div class="wrap"><span class="when">DATE-LINE 3 May</span><div class="story"><div class="text">` +
+		`<div class="wrap"><div class="when">DATE-LINE 3 May</div><div class="who">By Jane Doe and John Roe, village correspondents</div>` +
+		`<div class="where">Filed from the river valley office</div><div class="story"><div class="text">` +
 		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + para("BODY-FOUR") + para("BODY-FIVE") +
 		`</div></div></div></div></body></html>`
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "LEAD-PARA", "BODY-ONE", "BODY-FIVE")
-	wantLacks(t, out.Markdown, "DATE-LINE")
+	wantLacks(t, out.Markdown, "DATE-LINE", "correspondents")
 }
 
 func TestGrowthWeighsTextLessHeadings(t *testing.T) {
