@@ -28,7 +28,51 @@ func filterArticle(n *html.Node) {
 		}
 	}
 	cutAtEnd(n, blocks)
+	dropClosingNotices(n, blocks)
 	dropTrailingHeadings(n)
+}
+
+// noticeWords mark a copyright or licence notice: "© 2022 …", "This
+// article is the copyrighted property of …", "Dieser Text wurde
+// veröffentlicht unter der Lizenz CC-BY …", "Materiał chroniony prawem
+// autorskim".
+var noticeWords = []string{"©", "copyright", "all rights reserved", "alle rechte vorbehalten", "tous droits réservés",
+	"todos los derechos", "derechos reservados", "tutti i diritti", "wszelkie prawa zastrzeżone", "prawem autorskim",
+	"creative commons", "cc-by", "cc by", "lizenz", "licence", "license", "licencia", "licenza", "nachdruck",
+	"reprint", "weiterverbreitung", "vervielfältigung"}
+
+// maxNotice is the letters and digits of the longest line taken for a
+// closing notice.
+const maxNotice = 250
+
+// closingLines is how many of the article's last lines are looked at
+// for a notice.
+const closingLines = 3
+
+// dropClosingNotices removes, among the last closingLines lines of the
+// article, those of up to maxNotice letters that state a copyright or a
+// licence: pages close an article with the site's notice, which is not
+// its text. Earlier in the article such a line is text.
+func dropClosingNotices(n *html.Node, blocks []*html.Node) {
+	var live []*html.Node
+	for _, b := range blocks {
+		if contains(n, b) && textLen(b) > 0 {
+			live = append(live, b)
+		}
+	}
+	for i := len(live) - 1; i >= 0 && i >= len(live)-closingLines; i-- {
+		b := live[i]
+		if textLen(b) > maxNotice {
+			continue
+		}
+		low := strings.ToLower(textOf(b))
+		for _, w := range noticeWords {
+			if strings.Contains(low, w) {
+				remove(b)
+				break
+			}
+		}
+	}
 }
 
 func remove(n *html.Node) {

@@ -139,3 +139,16 @@ func TestCaptionEndingInACreditDropped(t *testing.T) {
 		para("BODY-ONE") + `<p>Primary Funding Source: National Institutes of Health</p>` + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
 	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "Primary Funding Source")
 }
+
+func TestClosingNoticeDropped(t *testing.T) {
+	notice := "NOTICE-LINE This article is the copyrighted property of the Mill Times. Written permission must be obtained before reprint."
+	src := `<html><head><title>The mill</title></head><body><div class="story">` +
+		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + `<p>` + notice + `</p></div></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE")
+	wantLacks(t, out.Markdown, "NOTICE-LINE")
+	// The same line at the top of the article is its text.
+	src = `<html><head><title>The mill</title></head><body><div class="story"><p>` + notice + `</p>` +
+		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + para("BODY-FOUR") + `</div></body></html>`
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "NOTICE-LINE")
+}
