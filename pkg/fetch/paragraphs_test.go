@@ -127,6 +127,7 @@ func TestCaptionEndingInACreditDropped(t *testing.T) {
 		"Marco Odermatt, ski star from Switzerland. © AFP / MARCO BERTORELLO",
 		"Golf on TV: the broadcast times of the big tournaments. (Foto: Getty)",
 		"The school year has three holidays. Foto: Andina",
+		"Abbildung 8: Vorgehensweise für grosse Ereignisse",
 	} {
 		src := `<html><head><title>The mill</title></head><body><div class="story">` +
 			para("BODY-ONE") + `<p>` + line + `</p>` + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
