@@ -3,6 +3,7 @@ package fetch
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/net/html"
@@ -185,7 +186,7 @@ func isBoilerLine(n *html.Node) bool {
 	if isDateLine(text, k) {
 		return true
 	}
-	if k <= maxCaption && (creditTail.MatchString(text) || figureLabel.MatchString(text)) {
+	if k <= maxCaption && (creditTail().MatchString(text) || figureLabel().MatchString(text)) {
 		// A caption left in the article's flow: a picture's
 		// description ending in its credit, or a figure's label.
 		return true
@@ -497,9 +498,14 @@ func removeFrom(root, b *html.Node) {
 // BERTORELLO", "… (Foto: Getty)", "… Foto: Andina", "… /domena
 // publiczna". The credit word stands at the line's start or after
 // punctuation ("Primary funding source: …" is no credit), and at most
-// 60 characters without a full stop follow it.
-var creditTail = regexp.MustCompile(`(?i)(©|\(c\)\s|(^|[.,;|/(–—-]\s*)(fotos?|photos?|bild|bilder|credits?|crédit|quelle|source|image|images)\s*:|\bphoto by\b|/\s*domena publiczna)[^.!?]{0,60}\)?\s*$`)
+// 60 characters without a full stop follow it. Compiled on first use,
+// so starting tavo pays nothing for it.
+var creditTail = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(©|\(c\)\s|(^|[.,;|/(–—-]\s*)(fotos?|photos?|bild|bilder|credits?|crédit|quelle|source|image|images)\s*:|\bphoto by\b|/\s*domena publiczna)[^.!?]{0,60}\)?\s*$`)
+})
 
 // figureLabel opens the caption of a figure or table: "Abbildung 4:",
 // "Fig. 2.", "Table 1:".
-var figureLabel = regexp.MustCompile(`(?i)^\W*(abbildung|abb\.|figure|fig\.|grafik|grafico|gráfico|graphique|tabelle|table|tabla|wykres|ryc\.|rycina)\s*\d*[a-z]?\s*[:.]`)
+var figureLabel = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W*(abbildung|abb\.|figure|fig\.|grafik|grafico|gráfico|graphique|tabelle|table|tabla|wykres|ryc\.|rycina)\s*\d*[a-z]?\s*[:.]`)
+})
