@@ -156,6 +156,8 @@ var boilerOpenings = []string{
 	"posted in", "filed under", "tags:", "schlagwörter", "kategorie", "category:", "permalink",
 	"this entry was posted", "published", "updated", "aktualisiert", "publiziert", "veröffentlicht",
 	"stand:", "opublikowano", "publikacja", "von:", "by:",
+	"lesezeit", "lesedauer", "reading time", "temps de lecture", "tiempo de lectura", "tempo de leitura",
+	"czas czytania", "ten tekst przeczytasz",
 	// controls written as text
 	"zurück", "back to", "bild anzeigen", "lade weitere", "load more", "show more", "mehr anzeigen",
 	"ihr warenkorb", "your cart", "valora esta", "rate this", "wie bewerten sie", "bewerten sie",
