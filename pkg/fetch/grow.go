@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"strconv"
+	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -67,11 +68,16 @@ func unmarkOrigins(root *html.Node) {
 // growArticle returns the article grown within the page doc (as
 // readability left it: pruned and prepared, never cut up), or nil when
 // it stays as it is. The container the article came from is the lowest
-// common ancestor of its numbered elements; it grows to its parent while
-// the parent adds at least minParagraph letters of prose and at least as
-// much prose as other text. The article then takes the container's place
-// in the grown element, so what readability cleaned inside it stays
-// clean.
+// common ancestor of its numbered elements. The paragraphs of prose that
+// open the container before anything the article holds go back on top of
+// it (keepLeadOf). The container then grows to its parent while the
+// parent adds at least minParagraph letters of prose and at least as
+// much prose as other text, headings aside (the title above the article
+// is not weighed against it), or adds no prose and under 1.5 ×
+// minParagraph letters of other text (a wrapper adding a date, a
+// byline). The article then takes
+// the container's place in the grown element, so what readability
+// cleaned inside it stays clean.
 func growArticle(doc, article *html.Node) *html.Node {
 	byNumber := map[int]*html.Node{}
 	var index func(*html.Node)
@@ -120,12 +126,20 @@ func growArticle(doc, article *html.Node) *html.Node {
 	if from == nil || from.Type != html.ElementNode || from.DataAtom == atom.Body || from.DataAtom == atom.Html {
 		return nil
 	}
+	keepLeadOf(from, article)
 	grown := from
-	prose, text := proseText(grown), textLen(grown)
+	prose, text := proseText(grown), textLessHeadings(grown)
 	for p := grown.Parent; p != nil && p.Type == html.ElementNode && p.DataAtom != atom.Html; p = p.Parent {
-		pp, pt := proseText(p), textLen(p)
+		pp, pt := proseText(p), textLessHeadings(p)
 		extra, other := pp-prose, (pt-text)-(pp-prose)
 		if pt > text && (extra < minParagraph || extra < other) {
+			if extra == 0 && other < 3*minParagraph/2 {
+				// A wrapper adding short lines (a date, a
+				// byline): climb through it, what it adds is
+				// not kept.
+				grown, prose, text = p, pp, pt
+				continue
+			}
 			break
 		}
 		grown, prose, text = p, pp, pt
@@ -267,4 +281,100 @@ func countLinks(n *html.Node) int {
 		k += countLinks(c)
 	}
 	return k
+}
+
+// keepLeadOf puts back at the top of the article the paragraphs of prose
+// that open its container in the page, before the first block the
+// article holds, and that readability left out: the lead (standfirst)
+// of a news page sits in the article's header, which readability drops
+// with the title.
+func keepLeadOf(from, article *html.Node) {
+	held := map[int]bool{}
+	var mark func(*html.Node)
+	mark = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if k := originNumber(c); k >= 0 {
+				held[k] = true
+			}
+			mark(c)
+		}
+	}
+	mark(article)
+	var blocks []*html.Node
+	collectLeafBlocks(from, &blocks)
+	var lead []*html.Node
+	found := false
+	for _, b := range blocks {
+		if held[originNumber(b)] {
+			found = true
+			break
+		}
+		if isProse(b) {
+			lead = append(lead, b)
+		}
+	}
+	if !found || len(lead) == 0 {
+		// Without a block of the article to stand before (readability
+		// rebuilt them all), the container's opening cannot be told
+		// from the article's own.
+		return
+	}
+	// Nor may the lead repeat what the article says.
+	text := cleanSpace(textOf(article))
+	kept := lead[:0]
+	for _, b := range lead {
+		if !strings.Contains(text, cleanSpace(textOf(b))) {
+			kept = append(kept, b)
+		}
+	}
+	lead = kept
+	if len(lead) == 0 {
+		return
+	}
+	top := article
+	if c := firstElement(article); c != nil && c.DataAtom == atom.Div && originNumber(c) < 0 {
+		top = c // readability's page wrapper
+	}
+	first := top.FirstChild
+	for _, b := range lead {
+		top.InsertBefore(cloneTree(b), first)
+	}
+}
+
+// firstElement returns n's first child element, or nil.
+func firstElement(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
+}
+
+// textLessHeadings counts the letters and digits under n outside
+// headings: the title above an article is not what its growth is
+// weighed against.
+func textLessHeadings(n *html.Node) int {
+	k := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode:
+			k += countWordChars(c.Data)
+		case c.Type == html.ElementNode && !isHeading(c):
+			k += textLessHeadings(c)
+		}
+	}
+	return k
+}
+
+// cloneTree returns a deep copy of the tree under n.
+func cloneTree(n *html.Node) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace, Attr: append([]html.Attribute(nil), n.Attr...)}
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		c.AppendChild(cloneTree(k))
+	}
+	return c
 }

@@ -66,6 +66,7 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 				return nil, wrapf(CodeUpstreamError, err, "the HTML could not be parsed: %v", err)
 			}
 			article.Node = widen(doc, textLen(article.Node))
+			article.keptH1 = false
 		}
 		if k := countWordChars(ldBody); k >= minArticleChars && (!ok || k > ldWitness*textLen(article.Node)) {
 			// The page's metadata holds far more of the article than
@@ -76,12 +77,13 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 				keepLead(ld, article.Node, ldBody)
 			}
 			article.Node, ok = ld, true
+			article.keptH1 = false
 		}
 		switch {
 		case ok:
 			node = article.Node
 			out.Extracted = ExtractMain
-			if t := cleanSpace(article.Title()); t != "" {
+			if t := cleanSpace(article.Title()); t != "" && !article.keptH1 {
 				out.Title = t
 				keepHeading(node, t)
 			}
@@ -106,6 +108,9 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 	}
 	if mode != ExtractFull {
 		unmarkOrigins(node)
+	}
+	if out.Extracted == ExtractMain {
+		dropImageText(node)
 	}
 	clean(node)
 	if c.MaxMarkdownBytes > 0 && int64(renderedTextLen(node)) > c.MaxMarkdownBytes {
@@ -133,8 +138,12 @@ type mainArticle struct {
 	readability.Article
 	mutated bool
 	// narrow is whether the article holds less than half the pruned
-	// page's text.
+	// page's text, or is not prose (isArticleProse).
 	narrow bool
+	// keptH1 is whether the article holds the page's own <h1>, which
+	// readability renames <h2>: the page's heading is there, so the
+	// title is not put back above it.
+	keptH1 bool
 }
 
 // extractMain prunes the page's boilerplate and runs readability on what
@@ -142,19 +151,26 @@ type mainArticle struct {
 // digits (readability's own threshold), or at least half of the pruned
 // page's text when the page is short; a one-line candidate ("Skip to
 // content", a date) on a longer page is no article. An article of less
-// than half the pruned page is marked narrow, for the caller to widen;
+// than half the pruned page, or one that is not prose where the page
+// holds prose elsewhere, is marked narrow, for the caller to widen;
 // any other first grows in the page to the prose above its container
 // (growArticle), then is filtered line by line (filterArticle). auto and main decide
 // alike; they differ in the warning main gives when nothing is found.
 func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	parser := readability.NewParser()
 	pageText := pruneBoilerplate(doc)
+	// Counted before readability rewrites the page.
+	pageProse := proseText(doc)
 	markOrigins(doc)
 	article, err := parser.ParseAndMutate(doc, base)
 	res := mainArticle{Article: article, mutated: true}
 	if err != nil || article.Node == nil {
 		return res, false
 	}
+	// The atoms are still the page's: an <h1> here is the page's own.
+	res.keptH1 = findElement(article.Node, atom.H1) != nil
+	fixAtoms(doc)
+	fixAtoms(article.Node)
 	n := textLen(article.Node)
 	if 2*n >= pageText {
 		// An article of one block of a longer content grows in the
@@ -169,11 +185,23 @@ func extractMain(doc *html.Node, base *url.URL) (mainArticle, bool) {
 	if n == 0 || n < minArticleChars && 2*n < pageText {
 		return res, false
 	}
-	res.narrow = 2*n < pageText
+	res.narrow = 2*n < pageText || !isArticleProse(article.Node, n, pageProse)
 	if !res.narrow {
 		filterArticle(article.Node)
 	}
 	return res, true
+}
+
+// isArticleProse reports whether an article of n letters and digits
+// reads as prose, on a page holding pageProse letters of it: under a
+// quarter of its text in paragraphs of prose, on a page with at least
+// minArticleChars more prose elsewhere and more than twice its own,
+// readability chose a block of another kind (a newsletter form's
+// labels and fine print, a table of addresses, a login form's
+// messages) over the article, and it is widened like a narrow one.
+func isArticleProse(article *html.Node, n, pageProse int) bool {
+	ap := proseText(article)
+	return 4*ap >= n || pageProse-ap < minArticleChars || pageProse <= 2*ap
 }
 
 // keepHeading puts the article's title back at its top as an <h1>:
@@ -256,4 +284,30 @@ func isLandmark(n *html.Node) bool {
 		return true
 	}
 	return strings.EqualFold(attr(n, "itemprop"), "articleBody")
+}
+
+// fixAtoms sets the atom of every element under n from its tag name.
+// Readability renames elements (a <div> of phrasing becomes a <p>) and
+// creates others by name only, so their atoms say <div> or nothing; the
+// rules that follow read atoms.
+func fixAtoms(n *html.Node) {
+	if n.Type == html.ElementNode {
+		n.DataAtom = atom.Lookup([]byte(n.Data))
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		fixAtoms(c)
+	}
+}
+
+// dropImageText removes the alt text of the images under n. In an
+// article it is a picture's description or credit ("Dmitry Muratov,
+// Nobel Peace Prize laureate (REUTERS/…)"), the text of its caption,
+// which goes as chrome; the image itself stays, with its URL.
+func dropImageText(n *html.Node) {
+	if n.Type == html.ElementNode && n.DataAtom == atom.Img {
+		removeAttr(n, "alt")
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		dropImageText(c)
+	}
 }

@@ -40,11 +40,12 @@ func TestBoilerplateLinesDropped(t *testing.T) {
 		`<p><a href="/next">NEXT-LINK</a></p>` +
 		`<p>Zurück zur LISTENANSICHT</p>` +
 		`<p>Rate this ARTICLE-RATING</p>` +
+		`<p>Lesezeit: 3 Minuten READING-TIME</p>` +
 		`<p>Share this with your friends and READ-MORE-PROSE: a paragraph that opens with a verb of sharing but goes on
 		for long enough to be the article's own text, and so stays where it is.</p>`)
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "READ-MORE-PROSE")
-	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING")
+	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME")
 }
 
 func TestTrailingHeadingDropped(t *testing.T) {
@@ -120,4 +121,36 @@ func TestListItemLines(t *testing.T) {
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "ITEM-KEPT", "LINKED-SOURCE")
 	wantLacks(t, out.Markdown, "LIST-DATE")
+}
+
+func TestCaptionEndingInACreditDropped(t *testing.T) {
+	for _, line := range []string{
+		"Marco Odermatt, ski star from Switzerland. © AFP / MARCO BERTORELLO",
+		"Golf on TV: the broadcast times of the big tournaments. (Foto: Getty)",
+		"The school year has three holidays. Foto: Andina",
+		"Abbildung 8: Vorgehensweise für grosse Ereignisse",
+	} {
+		src := `<html><head><title>The mill</title></head><body><div class="story">` +
+			para("BODY-ONE") + `<p>` + line + `</p>` + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
+		out := convertMode(t, src, ExtractAuto)
+		wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE")
+		wantLacks(t, out.Markdown, line[:20])
+	}
+	// A source named inside a sentence is text.
+	src := `<html><head><title>The mill</title></head><body><div class="story">` +
+		para("BODY-ONE") + `<p>Primary Funding Source: National Institutes of Health</p>` + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "Primary Funding Source")
+}
+
+func TestClosingNoticeDropped(t *testing.T) {
+	notice := "NOTICE-LINE This article is the copyrighted property of the Mill Times. Written permission must be obtained before reprint."
+	src := `<html><head><title>The mill</title></head><body><div class="story">` +
+		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + `<p>` + notice + `</p></div></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE")
+	wantLacks(t, out.Markdown, "NOTICE-LINE")
+	// The same line at the top of the article is its text.
+	src = `<html><head><title>The mill</title></head><body><div class="story"><p>` + notice + `</p>` +
+		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + para("BODY-FOUR") + `</div></body></html>`
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "NOTICE-LINE")
 }

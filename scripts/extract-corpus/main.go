@@ -128,9 +128,11 @@ func score(c testCase, text string) (counts, []string) {
 		}
 	}
 	for _, s := range c.Without[:min(len(c.Without), maxSnippets)] {
-		if strings.Contains(text, normalize(s)) {
+		if i := strings.Index(text, normalize(s)); i >= 0 {
 			k.fp++
-			wrong = append(wrong, "FP "+s)
+			// Where in the output it sits (0–100%): boilerplate kept at
+			// the top or the end of an article calls for different rules.
+			wrong = append(wrong, fmt.Sprintf("FP %3d%% %s", 100*i/max(len(text), 1), s))
 		} else {
 			k.tn++
 		}
