@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -38,12 +37,7 @@ func TestFleet(t *testing.T) {
 		Dir:                 "testdata/fleet",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
-			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
-			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
-			env.Setenv("TAVO_PROVIDER_FIXTURES", fixtures)
-			env.Values[fakeKey{}] = new(*fake.Server)
-			env.Values[searchKey{}] = map[string]searchFake{}
+			scriptEnv(env, fixtures)
 			var b [6]byte
 			_, _ = rand.Read(b[:])
 			schema := "fleet_" + hex.EncodeToString(b[:])

@@ -46,6 +46,17 @@ type searchFake interface {
 	Enqueue(...searchfake.Reply)
 }
 
+// scriptEnv gives a script its own home, config and data directories and
+// the fakes' bookkeeping (fixtures: the provider fixtures' directory).
+func scriptEnv(env *testscript.Env, fixtures string) {
+	env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
+	env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
+	env.Setenv("TAVO_PROVIDER_FIXTURES", fixtures)
+	env.Values[fakeKey{}] = new(*fake.Server)
+	env.Values[searchKey{}] = map[string]searchFake{}
+}
+
 // TestScripts runs the end-to-end CLI tests in testdata/script.
 func TestScripts(t *testing.T) {
 	fixtures, _ := fake.FixturesDir()
@@ -53,12 +64,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
-			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
-			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
-			env.Setenv("TAVO_PROVIDER_FIXTURES", fixtures)
-			env.Values[fakeKey{}] = new(*fake.Server)
-			env.Values[searchKey{}] = map[string]searchFake{}
+			scriptEnv(env, fixtures)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
