@@ -2,11 +2,7 @@ package cmd_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"net/url"
-	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -15,7 +11,7 @@ import (
 	"github.com/tavo-cli/tavo/pkg/providers/fake"
 	"github.com/tavo-cli/tavo/pkg/store"
 	storeopen "github.com/tavo-cli/tavo/pkg/store/open"
-	"github.com/tavo-cli/tavo/pkg/store/postgres"
+	"github.com/tavo-cli/tavo/pkg/store/postgres/pgtest"
 )
 
 // TestFleet runs the scripts of testdata/fleet with TAVO_STORE_URL naming
@@ -23,36 +19,19 @@ import (
 // processes share, as machines of a fleet would (SPEC §15). Without
 // TAVO_TEST_POSTGRES it skips.
 func TestFleet(t *testing.T) {
-	base := os.Getenv("TAVO_TEST_POSTGRES")
-	if base == "" {
-		t.Skip("fleet tests skipped: set TAVO_TEST_POSTGRES=postgres://… (scripts/with-postgres.sh starts a throwaway server and sets it)")
-	}
-	admin, err := postgres.Open(context.Background(), base, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
+	base := pgtest.ServerURL(t)
 	fixtures, _ := fake.FixturesDir()
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/fleet",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			scriptEnv(env, fixtures)
-			var b [6]byte
-			_, _ = rand.Read(b[:])
-			schema := "fleet_" + hex.EncodeToString(b[:])
-			if _, err := admin.DB().Exec("CREATE SCHEMA " + schema); err != nil {
-				return err
-			}
-			env.Defer(func() { admin.DB().Exec("DROP SCHEMA " + schema + " CASCADE") })
-			u, err := url.Parse(base)
+			u, drop, err := pgtest.NewSchema(context.Background(), base, "fleet")
 			if err != nil {
 				return err
 			}
-			q := u.Query()
-			q.Set("search_path", schema)
-			u.RawQuery = q.Encode()
-			env.Setenv("TAVO_STORE_URL", u.String())
+			env.Defer(drop)
+			env.Setenv("TAVO_STORE_URL", u)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

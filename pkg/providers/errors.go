@@ -118,4 +118,3 @@ type networkError struct{ err error }
 
 func (e *networkError) Error() string { return e.err.Error() }
 func (e *networkError) Unwrap() error { return e.err }
-

@@ -2,11 +2,7 @@ package schedule
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -16,41 +12,13 @@ import (
 	"github.com/riverqueue/river/rivertype"
 	"github.com/tavo-cli/tavo/pkg/store"
 	storeopen "github.com/tavo-cli/tavo/pkg/store/open"
-	"github.com/tavo-cli/tavo/pkg/store/postgres"
+	"github.com/tavo-cli/tavo/pkg/store/postgres/pgtest"
 )
 
-// pgURL makes an empty schema on TAVO_TEST_POSTGRES's server for one test
-// and returns the URL whose search_path names it; without the variable
-// the test is skipped.
-func pgURL(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("TAVO_TEST_POSTGRES")
-	if base == "" {
-		t.Skip("PostgreSQL tests skipped: set TAVO_TEST_POSTGRES=postgres://… (scripts/with-postgres.sh starts a throwaway server and sets it)")
-	}
-	admin, err := postgres.Open(context.Background(), base, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "sched_" + hex.EncodeToString(b[:])
-	if _, err := admin.DB().Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin.DB().Exec("DROP SCHEMA " + schema + " CASCADE")
-		admin.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// pgURL gives one test an empty schema on TAVO_TEST_POSTGRES's server and
+// returns the URL whose search_path names it; without the variable the
+// test is skipped.
+func pgURL(t *testing.T) string { return pgtest.SchemaURL(t, "sched") }
 
 // pgWorker is one worker process's worth: its own store handle and queue.
 type pgWorker struct {

@@ -2,71 +2,20 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"database/sql"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/store/postgres"
+	"github.com/tavo-cli/tavo/pkg/store/postgres/pgtest"
 	"github.com/tavo-cli/tavo/pkg/store/storetest"
 )
 
-// EnvURL names the PostgreSQL server the tests use; without it they skip.
-const EnvURL = "TAVO_TEST_POSTGRES"
-
 // serverURL is the test server's URL, or skips t saying how to get one.
-func serverURL(t testing.TB) string {
-	t.Helper()
-	u := os.Getenv(EnvURL)
-	if u == "" {
-		t.Skip("PostgreSQL tests skipped: set TAVO_TEST_POSTGRES=postgres://user@host:port/db (.ci/run starts a throwaway server and sets it)")
-	}
-	return u
-}
+func serverURL(t testing.TB) string { return pgtest.ServerURL(t) }
 
-// schemaURL makes an empty schema for name (dropped after the test) and
-// returns the server URL with search_path set to it, so each test gets a
-// store of its own in one database.
-func schemaURL(t testing.TB, name string) string {
-	t.Helper()
-	base := serverURL(t)
-	sum := sha256.Sum256([]byte(name))
-	schema := "t_" + hex.EncodeToString(sum[:8])
-	eng, err := postgres.Open(context.Background(), base, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	db := eng.DB()
-	exec(t, db, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
-	exec(t, db, "CREATE SCHEMA "+schema)
-	t.Cleanup(func() {
-		eng, err := postgres.Open(context.Background(), base, postgres.Options{})
-		if err == nil {
-			eng.DB().Exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE")
-			eng.Close()
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-func exec(t testing.TB, db *sql.DB, q string) {
-	t.Helper()
-	if _, err := db.Exec(q); err != nil {
-		t.Fatal(err)
-	}
-}
+// schemaURL gives one test an empty schema of its own (pgtest.SchemaURL).
+func schemaURL(t testing.TB, _ string) string { return pgtest.SchemaURL(t, "t") }
 
 func openURL(t *testing.T, u string, opts postgres.Options) *store.Store {
 	t.Helper()
