@@ -70,9 +70,16 @@ func TestSyncChildDepth1(t *testing.T) {
 func TestAsyncChildWithSyncGrandchild(t *testing.T) {
 	r := newRouter()
 	var third, grandReq *providers.Request
+	// The leaf answers only once the root has sent its early answer's
+	// request, so the middle agent is surely still running then (else its
+	// notice could reach that request and no waiting round would follow).
+	rootAnswering := make(chan struct{})
 	r.on("root task",
 		call(spawnArgs("Middle", "middle task", "async")),
-		say("I will wait for the middle agent"),
+		func(ctx context.Context, req *providers.Request) (*providers.Response, error) {
+			close(rootAnswering)
+			return say("I will wait for the middle agent")(ctx, req)
+		},
 		func(ctx context.Context, req *providers.Request) (*providers.Response, error) {
 			third = req
 			return say("root done")(ctx, req)
@@ -82,6 +89,11 @@ func TestAsyncChildWithSyncGrandchild(t *testing.T) {
 		say("middle done"))
 	r.on("leaf task", func(ctx context.Context, req *providers.Request) (*providers.Response, error) {
 		grandReq = req
+		select {
+		case <-rootAnswering:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 		return say("leaf done")(ctx, req)
 	})
 	h := newHarness(t, r)
