@@ -449,20 +449,20 @@ func proseAfter(blocks []*html.Node) bool {
 }
 
 // isEndHeading reports a heading, or a short line standing as one (all
-// bold, or ending in a colon), that opens an end section.
+// bold, ending in a colon, or holding nothing but the opening: "Über
+// den Autor" above a bio), that opens an end section.
 func isEndHeading(b *html.Node, k int) bool {
 	if k == 0 || k > maxEndHeading {
 		return false
 	}
 	text := strings.TrimSpace(cleanSpace(textOf(b)))
-	if !isHeading(b) && !strings.HasSuffix(text, ":") && !allBold(b) {
-		return false
-	}
+	standing := isHeading(b) || strings.HasSuffix(text, ":") || allBold(b)
 	low := strings.ToLower(strings.TrimLeftFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && r != 'à' // "12 Comments", "» Related"
 	}))
+	whole := strings.TrimRightFunc(low, func(r rune) bool { return !unicode.IsLetter(r) })
 	for _, w := range endOpenings {
-		if strings.HasPrefix(low, w) {
+		if standing && strings.HasPrefix(low, w) || whole == w {
 			return true
 		}
 	}

@@ -154,3 +154,37 @@ func TestClosingNoticeDropped(t *testing.T) {
 		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + para("BODY-FOUR") + `</div></body></html>`
 	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "NOTICE-LINE")
 }
+
+func TestEndSectionLineAlone(t *testing.T) {
+	// A plain line holding nothing but an end section's opening stands
+	// as its heading: the author's bio after it goes.
+	src := `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
+		`<p>Über den Autor</p>` + para("AUTHOR-BIO") + `</article></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-THREE")
+	wantLacks(t, out.Markdown, "Über den Autor", "AUTHOR-BIO")
+	// A plain line that only opens with the words is text.
+	src = `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
+		`<p>Über den Autor des Mühlenbuchs MILL-LINE</p>` + para("BODY-FOUR") + `</article></body></html>`
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "MILL-LINE", "BODY-FOUR")
+}
+
+func TestPrunedPageFiltered(t *testing.T) {
+	// The pruned page, returned when readability found no article, is
+	// filtered line by line as an article is; full keeps the lines.
+	for _, c := range []struct{ src, boiler string }{
+		// a short post on a page with more text beside it: the section
+		// of comments at the page's end goes with its heading
+		{`<html><body><div id="content"><div class="post"><h2>Number two</h2><div class="postentry"><p>PAGE-LINE: a short post, on the second cat, who came home a few days ago.</p>` +
+			`<p>This is how it looked when the first one met the newcomer.</p></div></div></div>` +
+			`<div id="sidebar"><ul><li><h2>Neueste Kommentare</h2><ul>` + strings.Repeat(`<br><b>Warning</b>: use of undefined constant comments, assumed in the plugin`, 8) + `</ul></li></ul></div></body></html>`,
+			"Neueste Kommentare"},
+	} {
+		for _, mode := range []Extract{ExtractAuto, ExtractMain} {
+			out := convertMode(t, c.src, mode)
+			wantContains(t, out.Markdown, "PAGE-LINE")
+			wantLacks(t, out.Markdown, c.boiler)
+		}
+		wantContains(t, convertMode(t, c.src, ExtractFull).Markdown, c.boiler)
+	}
+}
