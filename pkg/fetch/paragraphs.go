@@ -185,7 +185,7 @@ func isBoilerLine(n *html.Node) bool {
 	if k <= maxPromoLine && isPromoLine(n, text, k) {
 		return true
 	}
-	if isDateLine(text, k) {
+	if isDateLine(text, k) || k <= 30 && readingTime().MatchString(text) {
 		return true
 	}
 	if k <= maxCaption && (creditTail().MatchString(text) || figureLabel().MatchString(text)) {
@@ -510,4 +510,11 @@ var creditTail = sync.OnceValue(func() *regexp.Regexp {
 // "Fig. 2.", "Table 1:".
 var figureLabel = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\W*(abbildung|abb\.|figure|fig\.|grafik|grafico|gráfico|graphique|tabelle|table|tabla|wykres|ryc\.|rycina)\s*\d*[a-z]?\s*[:.]`)
+})
+
+// readingTime matches a reading time written number first: "4 Min
+// Read", "3 Minuten Lesezeit", "5 min de lecture" (post metadata, like
+// the "Lesezeit: 3 Minuten" the openings catch).
+var readingTime = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W*\d+\s*(min\.?|mins|minutes?|minuten|minutos|minuti|minut)\s*(read|reading|lesezeit|lesedauer|de lecture|de lectura|di lettura|de leitura|czytania)\W*$`)
 })

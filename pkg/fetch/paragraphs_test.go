@@ -41,11 +41,12 @@ func TestBoilerplateLinesDropped(t *testing.T) {
 		`<p>Zurück zur LISTENANSICHT</p>` +
 		`<p>Rate this ARTICLE-RATING</p>` +
 		`<p>Lesezeit: 3 Minuten READING-TIME</p>` +
+		`<p>4 Min Read</p><p>3 Minuten Lesezeit</p>` +
 		`<p>Share this with your friends and READ-MORE-PROSE: a paragraph that opens with a verb of sharing but goes on
 		for long enough to be the article's own text, and so stays where it is.</p>`)
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "READ-MORE-PROSE")
-	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME")
+	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME", "4 Min Read", "Minuten Lesezeit")
 }
 
 func TestTrailingHeadingDropped(t *testing.T) {
