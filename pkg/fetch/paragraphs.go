@@ -29,6 +29,7 @@ func filterArticle(n *html.Node) {
 		}
 	}
 	cutAtEnd(n, blocks)
+	dropAboveTitle(n, blocks)
 	dropClosingNotices(n, blocks)
 	dropTrailingHeadings(n)
 }
@@ -518,3 +519,32 @@ var figureLabel = sync.OnceValue(func() *regexp.Regexp {
 var readingTime = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\W*\d+\s*(min\.?|mins|minutes?|minuten|minutos|minuti|minut)\s*(read|reading|lesezeit|lesedauer|de lecture|de lectura|di lettura|de leitura|czytania)\W*$`)
 })
+
+// dropAboveTitle removes the short lines (up to maxBoilerLine letters)
+// that stand above the article's <h1> when no paragraph of prose does:
+// a shop's cart message, a site's name, a back link, a kicker of
+// chrome. A page that opens with prose above its title keeps all.
+func dropAboveTitle(n *html.Node, blocks []*html.Node) {
+	h := findElement(n, atom.H1)
+	if h == nil {
+		return
+	}
+	var above []*html.Node
+	for _, b := range blocks {
+		if contains(b, h) || contains(h, b) {
+			break
+		}
+		if b.Parent == nil {
+			continue
+		}
+		if isProse(b) {
+			return
+		}
+		above = append(above, b)
+	}
+	for _, b := range above {
+		if textLen(b) <= maxBoilerLine {
+			remove(b)
+		}
+	}
+}

@@ -189,3 +189,18 @@ func TestPrunedPageFiltered(t *testing.T) {
 		wantContains(t, convertMode(t, c.src, ExtractFull).Markdown, c.boiler)
 	}
 }
+
+func TestLinesAboveTitleDropped(t *testing.T) {
+	// Short lines above the page's <h1>, with no prose above it, are
+	// chrome (a shop's cart message, the site's name); here on the
+	// pruned page returned when no article is found.
+	src := `<html><body><div><p>The wine CART-MESSAGE was added.</p><div><h1>A rosé</h1>` +
+		`<p>PAGE-LINE: a short page, on a sweet wine from a cellar in the valley.</p></div></div>` +
+		`<div id="sidebar"><ul><li><h2>Neueste Kommentare</h2><ul>` + strings.Repeat(`<br><b>Warning</b>: use of undefined constant comments, assumed in the plugin`, 8) + `</ul></li></ul></div></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "PAGE-LINE", "# A rosé")
+	wantLacks(t, out.Markdown, "CART-MESSAGE")
+	// A paragraph of prose above the title keeps what stands there.
+	src = strings.Replace(src, `<p>The wine CART-MESSAGE was added.</p>`, `<p>The wine CART-MESSAGE was added.</p>`+para("PROSE-ABOVE"), 1)
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "CART-MESSAGE", "PROSE-ABOVE")
+}
