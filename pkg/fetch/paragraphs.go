@@ -97,7 +97,7 @@ func isBlock(n *html.Node) bool {
 	case atom.P, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
 		atom.Section, atom.Header, atom.Article, atom.Ul, atom.Ol, atom.Li, atom.Table,
 		atom.Tr, atom.Td, atom.Th, atom.Blockquote, atom.Pre, atom.Dl, atom.Dd, atom.Dt,
-		atom.Figure, atom.Hr, atom.Br, atom.Main, atom.Form, atom.Fieldset:
+		atom.Figure, atom.Hr, atom.Main, atom.Form, atom.Fieldset:
 		return true
 	}
 	return false
@@ -185,6 +185,11 @@ func isBoilerLine(n *html.Node) bool {
 	}
 	if k <= maxPromoLine && isPromoLine(n, text, k) {
 		return true
+	}
+	if findElement(n, atom.Br) != nil {
+		// Lines broken by <br> (an address, a date above a place)
+		// are judged by their openings only.
+		return false
 	}
 	if isDateLine(text, k) || k <= 30 && readingTime().MatchString(text) {
 		return true

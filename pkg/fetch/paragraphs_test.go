@@ -204,3 +204,15 @@ func TestLinesAboveTitleDropped(t *testing.T) {
 	src = strings.Replace(src, `<p>The wine CART-MESSAGE was added.</p>`, `<p>The wine CART-MESSAGE was added.</p>`+para("PROSE-ABOVE"), 1)
 	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "CART-MESSAGE", "PROSE-ABOVE")
 }
+
+func TestLinesBrokenByBr(t *testing.T) {
+	// A paragraph whose lines are broken by <br> is one line of the
+	// article, judged by its openings: a call to subscribe goes, an
+	// address or a date above a place stays.
+	src := article(`<p>Pour lire la suite et accéder à trois articles par mois, créez votre compte<br>Ou connectez-vous ici SUBSCRIBE-CALL</p>` +
+		`<p>Ottostraße 14<br>26899 Rhede ADDRESS-LINE</p>` +
+		`<p><strong>Termin: 29.02.2020, 19 Uhr</strong><br>EVENT-PLACE</p>`)
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-THREE", "ADDRESS-LINE", "Termin: 29.02.2020", "EVENT-PLACE")
+	wantLacks(t, out.Markdown, "SUBSCRIBE-CALL")
+}
