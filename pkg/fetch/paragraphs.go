@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -455,8 +456,9 @@ func proseAfter(blocks []*html.Node) bool {
 }
 
 // isEndHeading reports a heading, or a short line standing as one (all
-// bold, ending in a colon, or holding nothing but the opening: "Über
-// den Autor" above a bio), that opens an end section.
+// bold, ending in a colon, or bare: the opening alone, "Über den
+// Autor" above a bio, or two words, "Weiterführende Links"), that
+// opens an end section.
 func isEndHeading(b *html.Node, k int) bool {
 	if k == 0 || k > maxEndHeading {
 		return false
@@ -466,9 +468,12 @@ func isEndHeading(b *html.Node, k int) bool {
 	low := strings.ToLower(strings.TrimLeftFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && r != 'à' // "12 Comments", "» Related"
 	}))
+	// A plain line of one or two words, no sentence: "Über den
+	// Autor", "Weiterführende Links".
 	whole := strings.TrimRightFunc(low, func(r rune) bool { return !unicode.IsLetter(r) })
+	bare := len(strings.Fields(whole)) <= 2 && !strings.ContainsAny(whole, ".,!?") || slices.Contains(endOpenings, whole)
 	for _, w := range endOpenings {
-		if standing && strings.HasPrefix(low, w) || whole == w {
+		if strings.HasPrefix(low, w) && (standing || bare) {
 			return true
 		}
 	}

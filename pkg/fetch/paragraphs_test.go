@@ -164,6 +164,11 @@ func TestEndSectionLineAlone(t *testing.T) {
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "BODY-THREE")
 	wantLacks(t, out.Markdown, "Über den Autor", "AUTHOR-BIO")
+	src = `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
+		`<p>Weiterführende Links</p>` + para("LINKED-TEASER") + `</article></body></html>`
+	out = convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-THREE")
+	wantLacks(t, out.Markdown, "Weiterführende Links", "LINKED-TEASER")
 	// A plain line that only opens with the words is text.
 	src = `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
 		`<p>Über den Autor des Mühlenbuchs MILL-LINE</p>` + para("BODY-FOUR") + `</article></body></html>`
