@@ -98,6 +98,11 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 			// What the page itself marks as chrome still goes.
 			pruneBoilerplate(doc)
 		}
+		if node == nil {
+			// The pruned page stands for the article: its lines of
+			// boilerplate go as an article's would.
+			filterArticle(doc)
+		}
 	}
 	if node == nil {
 		node = doc

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -29,6 +30,7 @@ func filterArticle(n *html.Node) {
 		}
 	}
 	cutAtEnd(n, blocks)
+	dropAboveTitle(n, blocks)
 	dropClosingNotices(n, blocks)
 	dropTrailingHeadings(n)
 }
@@ -96,7 +98,7 @@ func isBlock(n *html.Node) bool {
 	case atom.P, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
 		atom.Section, atom.Header, atom.Article, atom.Ul, atom.Ol, atom.Li, atom.Table,
 		atom.Tr, atom.Td, atom.Th, atom.Blockquote, atom.Pre, atom.Dl, atom.Dd, atom.Dt,
-		atom.Figure, atom.Hr, atom.Br, atom.Main, atom.Form, atom.Fieldset:
+		atom.Figure, atom.Hr, atom.Main, atom.Form, atom.Fieldset:
 		return true
 	}
 	return false
@@ -185,7 +187,12 @@ func isBoilerLine(n *html.Node) bool {
 	if k <= maxPromoLine && isPromoLine(n, text, k) {
 		return true
 	}
-	if isDateLine(text, k) {
+	if findElement(n, atom.Br) != nil {
+		// Lines broken by <br> (an address, a date above a place)
+		// are judged by their openings only.
+		return false
+	}
+	if isDateLine(text, k) || k <= 30 && readingTime().MatchString(text) {
 		return true
 	}
 	if k <= maxCaption && (creditTail().MatchString(text) || figureLabel().MatchString(text)) {
@@ -449,20 +456,24 @@ func proseAfter(blocks []*html.Node) bool {
 }
 
 // isEndHeading reports a heading, or a short line standing as one (all
-// bold, or ending in a colon), that opens an end section.
+// bold, ending in a colon, or bare: the opening alone, "Über den
+// Autor" above a bio, or two words, "Weiterführende Links"), that
+// opens an end section.
 func isEndHeading(b *html.Node, k int) bool {
 	if k == 0 || k > maxEndHeading {
 		return false
 	}
 	text := strings.TrimSpace(cleanSpace(textOf(b)))
-	if !isHeading(b) && !strings.HasSuffix(text, ":") && !allBold(b) {
-		return false
-	}
+	standing := isHeading(b) || strings.HasSuffix(text, ":") || allBold(b)
 	low := strings.ToLower(strings.TrimLeftFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && r != 'à' // "12 Comments", "» Related"
 	}))
+	// A plain line of one or two words, no sentence: "Über den
+	// Autor", "Weiterführende Links".
+	whole := strings.TrimRightFunc(low, func(r rune) bool { return !unicode.IsLetter(r) })
+	bare := len(strings.Fields(whole)) <= 2 && !strings.ContainsAny(whole, ".,!?") || slices.Contains(endOpenings, whole)
 	for _, w := range endOpenings {
-		if strings.HasPrefix(low, w) {
+		if strings.HasPrefix(low, w) && (standing || bare) {
 			return true
 		}
 	}
@@ -511,3 +522,39 @@ var creditTail = sync.OnceValue(func() *regexp.Regexp {
 var figureLabel = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\W*(abbildung|abb\.|figure|fig\.|grafik|grafico|gráfico|graphique|tabelle|table|tabla|wykres|ryc\.|rycina)\s*\d*[a-z]?\s*[:.]`)
 })
+
+// readingTime matches a reading time written number first: "4 Min
+// Read", "3 Minuten Lesezeit", "5 min de lecture" (post metadata, like
+// the "Lesezeit: 3 Minuten" the openings catch).
+var readingTime = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W*\d+\s*(min\.?|mins|minutes?|minuten|minutos|minuti|minut)\s*(read|reading|lesezeit|lesedauer|de lecture|de lectura|di lettura|de leitura|czytania)\W*$`)
+})
+
+// dropAboveTitle removes the short lines (up to maxBoilerLine letters)
+// that stand above the article's <h1> when no paragraph of prose does:
+// a shop's cart message, a site's name, a back link, a kicker of
+// chrome. A page that opens with prose above its title keeps all.
+func dropAboveTitle(n *html.Node, blocks []*html.Node) {
+	h := findElement(n, atom.H1)
+	if h == nil {
+		return
+	}
+	var above []*html.Node
+	for _, b := range blocks {
+		if contains(b, h) || contains(h, b) {
+			break
+		}
+		if b.Parent == nil {
+			continue
+		}
+		if isProse(b) {
+			return
+		}
+		above = append(above, b)
+	}
+	for _, b := range above {
+		if textLen(b) <= maxBoilerLine {
+			remove(b)
+		}
+	}
+}

@@ -41,11 +41,12 @@ func TestBoilerplateLinesDropped(t *testing.T) {
 		`<p>Zurück zur LISTENANSICHT</p>` +
 		`<p>Rate this ARTICLE-RATING</p>` +
 		`<p>Lesezeit: 3 Minuten READING-TIME</p>` +
+		`<p>4 Min Read</p><p>3 Minuten Lesezeit</p>` +
 		`<p>Share this with your friends and READ-MORE-PROSE: a paragraph that opens with a verb of sharing but goes on
 		for long enough to be the article's own text, and so stays where it is.</p>`)
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "READ-MORE-PROSE")
-	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME")
+	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME", "4 Min Read", "Minuten Lesezeit")
 }
 
 func TestTrailingHeadingDropped(t *testing.T) {
@@ -153,4 +154,70 @@ func TestClosingNoticeDropped(t *testing.T) {
 	src = `<html><head><title>The mill</title></head><body><div class="story"><p>` + notice + `</p>` +
 		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + para("BODY-FOUR") + `</div></body></html>`
 	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "NOTICE-LINE")
+}
+
+func TestEndSectionLineAlone(t *testing.T) {
+	// A plain line holding nothing but an end section's opening stands
+	// as its heading: the author's bio after it goes.
+	src := `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
+		`<p>Über den Autor</p>` + para("AUTHOR-BIO") + `</article></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-THREE")
+	wantLacks(t, out.Markdown, "Über den Autor", "AUTHOR-BIO")
+	src = `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
+		`<p>Weiterführende Links</p>` + para("LINKED-TEASER") + `</article></body></html>`
+	out = convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-THREE")
+	wantLacks(t, out.Markdown, "Weiterführende Links", "LINKED-TEASER")
+	// A plain line that only opens with the words is text.
+	src = `<html><body><article><h1>The mill</h1>` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") +
+		`<p>Über den Autor des Mühlenbuchs MILL-LINE</p>` + para("BODY-FOUR") + `</article></body></html>`
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "MILL-LINE", "BODY-FOUR")
+}
+
+func TestPrunedPageFiltered(t *testing.T) {
+	// The pruned page, returned when readability found no article, is
+	// filtered line by line as an article is; full keeps the lines.
+	for _, c := range []struct{ src, boiler string }{
+		// a short post on a page with more text beside it: the section
+		// of comments at the page's end goes with its heading
+		{`<html><body><div id="content"><div class="post"><h2>Number two</h2><div class="postentry"><p>PAGE-LINE: a short post, on the second cat, who came home a few days ago.</p>` +
+			`<p>This is how it looked when the first one met the newcomer.</p></div></div></div>` +
+			`<div id="sidebar"><ul><li><h2>Neueste Kommentare</h2><ul>` + strings.Repeat(`<br><b>Warning</b>: use of undefined constant comments, assumed in the plugin`, 8) + `</ul></li></ul></div></body></html>`,
+			"Neueste Kommentare"},
+	} {
+		for _, mode := range []Extract{ExtractAuto, ExtractMain} {
+			out := convertMode(t, c.src, mode)
+			wantContains(t, out.Markdown, "PAGE-LINE")
+			wantLacks(t, out.Markdown, c.boiler)
+		}
+		wantContains(t, convertMode(t, c.src, ExtractFull).Markdown, c.boiler)
+	}
+}
+
+func TestLinesAboveTitleDropped(t *testing.T) {
+	// Short lines above the page's <h1>, with no prose above it, are
+	// chrome (a shop's cart message, the site's name); here on the
+	// pruned page returned when no article is found.
+	src := `<html><body><div><p>The wine CART-MESSAGE was added.</p><div><h1>A rosé</h1>` +
+		`<p>PAGE-LINE: a short page, on a sweet wine from a cellar in the valley.</p></div></div>` +
+		`<div id="sidebar"><ul><li><h2>Neueste Kommentare</h2><ul>` + strings.Repeat(`<br><b>Warning</b>: use of undefined constant comments, assumed in the plugin`, 8) + `</ul></li></ul></div></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "PAGE-LINE", "# A rosé")
+	wantLacks(t, out.Markdown, "CART-MESSAGE")
+	// A paragraph of prose above the title keeps what stands there.
+	src = strings.Replace(src, `<p>The wine CART-MESSAGE was added.</p>`, `<p>The wine CART-MESSAGE was added.</p>`+para("PROSE-ABOVE"), 1)
+	wantContains(t, convertMode(t, src, ExtractAuto).Markdown, "CART-MESSAGE", "PROSE-ABOVE")
+}
+
+func TestLinesBrokenByBr(t *testing.T) {
+	// A paragraph whose lines are broken by <br> is one line of the
+	// article, judged by its openings: a call to subscribe goes, an
+	// address or a date above a place stays.
+	src := article(`<p>Pour lire la suite et accéder à trois articles par mois, créez votre compte<br>Ou connectez-vous ici SUBSCRIBE-CALL</p>` +
+		`<p>Ottostraße 14<br>26899 Rhede ADDRESS-LINE</p>` +
+		`<p><strong>Termin: 29.02.2020, 19 Uhr</strong><br>EVENT-PLACE</p>`)
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-THREE", "ADDRESS-LINE", "Termin: 29.02.2020", "EVENT-PLACE")
+	wantLacks(t, out.Markdown, "SUBSCRIBE-CALL")
 }
