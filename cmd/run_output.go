@@ -116,6 +116,12 @@ func (o *runOutput) text(e *events.Envelope) error {
 			}
 			return nil
 		}
+		if !o.roundText {
+			// A round's text starts on its own line: a goal's turns, or a
+			// note before tool calls and the answer after them, would
+			// otherwise run together.
+			o.endLine(out)
+		}
 		o.roundText = true
 		return o.writeAnswer(out, p.Text)
 	case events.MessageP:

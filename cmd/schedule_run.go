@@ -72,7 +72,7 @@ func checkGoalFlags(o *RunOptions) error {
 		return usageError(errors.New("--max-turns is for a --goal run: add --goal CONDITION"))
 	case o.Goal == "" && o.Detach:
 		return usageError(errors.New("--detach hands a --goal run to the worker: add --goal CONDITION"))
-	case o.Goal != "" && strings.TrimSpace(o.Goal) == "":
+	case changed("goal") && strings.TrimSpace(o.Goal) == "":
 		return usageError(errors.New("--goal needs a condition"))
 	case o.Goal != "" && config.GoalTurnsRange.Check(o.MaxTurns) != nil:
 		return usageError(config.GoalTurnsRange.Check(o.MaxTurns))
