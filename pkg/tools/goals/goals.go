@@ -8,8 +8,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/events"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
@@ -28,11 +30,12 @@ type Opener func(ctx context.Context) (*store.Store, error)
 // All returns the three goal tools; none is resident.
 func All(open Opener) []tools.Tool {
 	return []tools.Tool{
-		&tool{open: open, spec: spec(CreateName, "Set yourself a goal that keeps you working, turn after turn, until its condition "+
+		&tool{open: open, spec: spec(CreateName, fmt.Sprintf("Set yourself a goal that keeps you working, turn after turn, until its condition "+
 			"is met: after each of your turns a judge checks the condition, and if it is not met you get another turn, up to "+
-			"max_turns (default 50). One active goal per conversation. Returns {\"goal_id\",\"status\"}.",
-			`{"type":"object","properties":{"condition":{"type":"string","minLength":1,"description":"What must be true for the goal to be met."},`+
-				`"max_turns":{"type":"integer","minimum":1,"maximum":1000,"description":"Most turns to spend (default 50)."}},"required":["condition"],"additionalProperties":false}`),
+			"max_turns (default %d). One active goal per conversation. Returns {\"goal_id\",\"status\"}.", store.DefaultGoalMaxTurns),
+			fmt.Sprintf(`{"type":"object","properties":{"condition":{"type":"string","minLength":1,"description":"What must be true for the goal to be met."},`+
+				`"max_turns":{"type":"integer","minimum":%d,"maximum":%d,"description":"Most turns to spend (default %d)."}},"required":["condition"],"additionalProperties":false}`,
+				config.GoalTurnsRange.Min, config.GoalTurnsRange.Max, store.DefaultGoalMaxTurns)),
 			run: create},
 		&tool{open: open, spec: spec(CompleteName, "Mark the active goal as met, so no further turn starts. Returns {\"goal_id\",\"status\"}.", idSchema), run: end(store.GoalCompleted)},
 		&tool{open: open, spec: spec(CancelName, "Cancel a goal that cannot or should no longer be met. Returns {\"goal_id\",\"status\"}.", idSchema), run: end(store.GoalCancelled)},

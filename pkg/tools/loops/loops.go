@@ -9,9 +9,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
+	"github.com/tavo-cli/tavo/pkg/config"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/tools"
 )
@@ -35,17 +37,21 @@ type Deps struct {
 	Schedule func(ctx context.Context, l *store.Loop) error
 }
 
+// minInterval is store.MinLoopInterval in the tool's unit, seconds.
+const minInterval = int(store.MinLoopInterval / time.Second)
+
 // All returns the six loop tools; none is resident.
 func All(d Deps) []tools.Tool {
 	idOnly := `{"type":"object","properties":{"loop_id":{"type":"string","minLength":1}},"required":["loop_id"],"additionalProperties":false}`
 	return []tools.Tool{
-		&tool{d: d, spec: spec(CreateName, "Create a loop: the prompt is run again in this conversation every interval_seconds "+
-			"(at least 10), up to max_turns times (default 10), by tavo's worker. Use it to check on something periodically. "+
-			`Returns {"loop_id","next_run_at"}.`,
-			`{"type":"object","properties":{"prompt":{"type":"string","minLength":1,"description":"What to do at each firing."},`+
-				`"interval_seconds":{"type":"integer","minimum":10,"description":"Seconds between firings."},`+
-				`"max_turns":{"type":"integer","minimum":1,"maximum":10000,"description":"Most firings (default 10)."}},`+
-				`"required":["prompt","interval_seconds"],"additionalProperties":false}`), run: create},
+		&tool{d: d, spec: spec(CreateName, fmt.Sprintf("Create a loop: the prompt is run again in this conversation every interval_seconds "+
+			"(at least %d), up to max_turns times (default %d), by tavo's worker. Use it to check on something periodically. "+
+			`Returns {"loop_id","next_run_at"}.`, minInterval, store.DefaultLoopMaxTurns),
+			fmt.Sprintf(`{"type":"object","properties":{"prompt":{"type":"string","minLength":1,"description":"What to do at each firing."},`+
+				`"interval_seconds":{"type":"integer","minimum":%d,"description":"Seconds between firings."},`+
+				`"max_turns":{"type":"integer","minimum":%d,"maximum":%d,"description":"Most firings (default %d)."}},`+
+				`"required":["prompt","interval_seconds"],"additionalProperties":false}`,
+				minInterval, config.LoopTurnsRange.Min, config.LoopTurnsRange.Max, store.DefaultLoopMaxTurns)), run: create},
 		&tool{d: d, spec: spec(CancelName, "Cancel a loop of this conversation: it fires no more.", idOnly), run: move(store.LoopCancelled, false)},
 		&tool{d: d, spec: spec(CompleteName, "Mark the loop that started this run as completed (its work is done), with a reason.",
 			`{"type":"object","properties":{"reason":{"type":"string","minLength":1}},"required":["reason"],"additionalProperties":false}`), run: complete},
