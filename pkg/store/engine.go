@@ -141,7 +141,7 @@ func codedSQLite(err error) int {
 }
 
 // sqliteEngine is the embedded engine: the database file in the data
-// directory, session locks as flock(2)ed files beside it, polling for
+// directory, session locks as file locks beside it (lock_linux.go, lock_unix.go), polling for
 // cross-process news (a read costs microseconds), FTS5 for memory.
 type sqliteEngine struct{ s *Store }
 
@@ -153,7 +153,7 @@ func (e sqliteEngine) PollEvery() time.Duration          { return 200 * time.Mil
 func (e sqliteEngine) Close() error                      { return e.s.db.Close() }
 
 func (e sqliteEngine) LockSession(_ context.Context, sessionID string) (SessionLock, bool, error) {
-	l, ok, err := tryLock(e.s.sessionLockPath(sessionID))
+	l, ok, err := tryLockSession(e.s.dir, sessionID)
 	if err != nil {
 		return nil, false, dataDirError(e.s.dir, err)
 	}

@@ -10,7 +10,7 @@ import (
 // fileLock is unavailable here: tavo's store needs flock(2).
 type fileLock struct{}
 
-func tryLock(path string) (*fileLock, bool, error) {
+func tryLockSession(dir, id string) (*fileLock, bool, error) {
 	return nil, false, errors.New("session locks need a Unix system (flock)")
 }
 

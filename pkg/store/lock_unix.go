@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package store
 
@@ -6,9 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // fileLock is an exclusive flock(2) on a file. The kernel drops it when the
@@ -18,6 +17,14 @@ import (
 type fileLock struct {
 	f    *os.File
 	path string
+}
+
+// tryLockSession takes session id's lock in data directory dir without
+// waiting: a flock(2) on locks/session-<id>.lock. It returns ok=false when
+// another open file (in this process or any other) holds it. (On Linux one
+// file holds every session's lock, see lock_linux.go.)
+func tryLockSession(dir, id string) (*fileLock, bool, error) {
+	return tryLock(filepath.Join(dir, lockDirName, "session-"+id+".lock"))
 }
 
 // tryLock takes the lock on path without waiting. It returns ok=false when
@@ -73,18 +80,4 @@ func (l *fileLock) release() {
 	_ = os.Remove(l.path)
 	l.f.Close()
 	l.f = nil
-}
-
-// probeWritable checks that files can be created in dir, as SQLite must
-// for tavo.db-wal and -shm, by asking the kernel (access(2)) rather than
-// creating one: it answers for a read-only file system, an immutable
-// directory and missing permissions alike. (No AT_EACCESS: where the kernel
-// lacks faccessat2 that flag is emulated from the mode bits alone, which
-// say yes to root on an immutable directory; tavo is never setuid, so the
-// real ids are the effective ones.)
-func probeWritable(dir string) error {
-	if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
-		return &os.PathError{Op: "access", Path: dir, Err: err}
-	}
-	return nil
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -41,7 +40,7 @@ func openReadOnly(ctx context.Context, dir string, cause error) (*Store, error) 
 		// A private in-memory database, shared by the pool's connections
 		// through a name unique to this Store (its address, while it lives).
 		name := fmt.Sprintf("file:tavo-empty-%d-%p?mode=memory&cache=shared", os.Getpid(), s)
-		db, err := sql.Open("sqlite", name)
+		db, err := openSQLite(name)
 		if err != nil {
 			return nil, fmt.Errorf("store: opening an empty store: %w", err)
 		}
@@ -71,7 +70,7 @@ func openReadOnly(ctx context.Context, dir string, cause error) (*Store, error) 
 // openFile opens the database file read-only with extra in its DSN and
 // checks that its schema is this tavo's.
 func (s *Store) openFile(ctx context.Context, extra string) error {
-	db, err := sql.Open("sqlite", readOnlyDSN(s.path, extra))
+	db, err := openSQLite(readOnlyDSN(s.path, extra))
 	if err != nil {
 		return fmt.Errorf("store: opening %s: %w", s.path, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	sqlite3 "modernc.org/sqlite/lib"
@@ -172,10 +171,6 @@ func (s *Store) lockSession(id string) (SessionLock, error) {
 		return nil, fmt.Errorf("store: session %s is in use by a running run: %w", id, ErrSessionBusy)
 	}
 	return l, nil
-}
-
-func (s *Store) sessionLockPath(id string) string {
-	return filepath.Join(s.dir, lockDirName, "session-"+id+".lock")
 }
 
 // mustAffect turns an Exec result that changed no row into notFound.

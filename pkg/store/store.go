@@ -123,7 +123,7 @@ func openWritable(ctx context.Context, dir string) (*Store, error) {
 	if err := probeWritable(dir); err != nil {
 		return nil, dataDirError(dir, err)
 	}
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := openSQLite(dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
