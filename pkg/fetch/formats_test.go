@@ -225,3 +225,14 @@ func TestTextKeepsAngleBracketsAsCharacters(t *testing.T) {
 	}
 	wantLacks(t, doc.Markdown, "&lt;", "&gt;", "\uFDD0")
 }
+
+func TestRubyAnnotationsDropped(t *testing.T) {
+	// Furigana in <rt> would be spliced into the text it annotates:
+	// 虐待ぎゃくたい for 虐待.
+	src := `<html><body><p><ruby>虐待<rp>(</rp><rt>ぎゃくたい</rt><rp>)</rp></ruby>をなくすための<ruby>法律<rt>ほうりつ</rt></ruby>ができて</p></body></html>`
+	for _, mode := range []Extract{ExtractAuto, ExtractMain, ExtractFull} {
+		out := convertMode(t, src, mode)
+		wantContains(t, out.Markdown, "虐待をなくすための法律ができて")
+		wantLacks(t, out.Markdown, "ぎゃくたい", "ほうりつ", "(")
+	}
+}
