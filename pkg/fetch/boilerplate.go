@@ -169,6 +169,11 @@ func (p *pruner) isChrome(n *html.Node) bool {
 		}
 	}
 	if v == content {
+		if strings.EqualFold(strings.TrimSpace(attr(n, "itemprop")), "description") {
+			// schema.org's description of the page's item: the
+			// lead of the article, whatever its class says ("teaser").
+			return false
+		}
 		v = max(nameVerdict(attr(n, "class")), nameVerdict(attr(n, "id")))
 	}
 	switch v {
