@@ -221,3 +221,16 @@ func TestLinesBrokenByBr(t *testing.T) {
 	wantContains(t, out.Markdown, "BODY-THREE", "ADDRESS-LINE", "Termin: 29.02.2020", "EVENT-PLACE")
 	wantLacks(t, out.Markdown, "SUBSCRIBE-CALL")
 }
+
+func TestInlineLineBetweenBlocks(t *testing.T) {
+	// A span or a bold label standing alone between blocks is a line of
+	// its own; inside a paragraph's text it is not.
+	src := article(`<section><span>Advertisement</span>` + para("BODY-MID") + `<strong>Published: 12.03.2020</strong>` + para("BODY-END") + `</section>` +
+		`<p>The mill's <span>Advertisement</span> INLINE-KEPT painted on its wall in 1920 still shows, faded, under the new roof's eaves.</p>`)
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-MID", "BODY-END", "INLINE-KEPT", "mill's Advertisement")
+	if strings.Count(out.Markdown, "Advertisement") != 1 {
+		t.Errorf("the span standing alone is kept:\n%s", out.Markdown)
+	}
+	wantLacks(t, out.Markdown, "12.03.2020")
+}
