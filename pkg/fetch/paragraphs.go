@@ -203,7 +203,7 @@ var boilerOpenings = []string{
 	"credit", "crédit", "titelbild", "beitragsbild", "quelle:", "source:", "źródło",
 	"©", "(c)", "copyright",
 	// meta
-	"posted in", "filed under", "tags:", "schlagwörter", "kategorie", "category:", "permalink",
+	"posted in", "filed under", "tags:", "schlagwörter", "kategorie", "category:", "permalink", "permalien",
 	"this entry was posted", "published", "updated", "aktualisiert", "publiziert", "veröffentlicht",
 	"stand:", "opublikowano", "publikacja", "von:", "by:",
 	"lesezeit", "lesedauer", "reading time", "temps de lecture", "tiempo de lectura", "tempo de leitura",
@@ -271,6 +271,7 @@ var readOnOpenings = []string{
 	"à lire aussi", "lire aussi", "voir aussi", "a lire aussi", "leggi anche", "czytaj też", "czytaj także",
 	"zobacz też", "zobacz także", "lee también", "lea también", "lea más", "lea:", "vea también", "ver también",
 	"mira también", "leia também", "leia mais", "veja também",
+	"le puede interesar", "te puede interesar", "puede interesarte", "también te puede interesar", "auch lesen",
 }
 
 // callOpenings open a call to the reader rather than text of the article:

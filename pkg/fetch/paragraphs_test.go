@@ -42,11 +42,15 @@ func TestBoilerplateLinesDropped(t *testing.T) {
 		`<p>Rate this ARTICLE-RATING</p>` +
 		`<p>Lesezeit: 3 Minuten READING-TIME</p>` +
 		`<p>4 Min Read</p><p>3 Minuten Lesezeit</p>` +
+		`<p>LE PUEDE INTERESAR: SPANISH-POINTER la ficha del alcalde en el tribunal</p>` +
+		`<p>Auch lesen: GERMAN-POINTER</p>` +
+		`<p>Permalien FRENCH-PERMALINK</p>` +
 		`<p>Share this with your friends and READ-MORE-PROSE: a paragraph that opens with a verb of sharing but goes on
 		for long enough to be the article's own text, and so stays where it is.</p>`)
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "READ-MORE-PROSE")
-	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME", "4 Min Read", "Minuten Lesezeit")
+	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME", "4 Min Read", "Minuten Lesezeit",
+		"SPANISH-POINTER", "GERMAN-POINTER", "FRENCH-PERMALINK")
 }
 
 func TestTrailingHeadingDropped(t *testing.T) {
