@@ -174,7 +174,12 @@ func (p *pruner) isChrome(n *html.Node) bool {
 			// lead of the article, whatever its class says ("teaser").
 			return false
 		}
-		v = max(nameVerdict(attr(n, "class")), nameVerdict(attr(n, "id")))
+		v = nameVerdict(attr(n, "class"))
+		if !isHeading(n) {
+			// A heading's id is an anchor made of its words
+			// ("nav_nur_die_folie"), not a name of its role.
+			v = max(v, nameVerdict(attr(n, "id")))
+		}
 	}
 	switch v {
 	case content:
