@@ -85,7 +85,9 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 			out.Extracted = ExtractMain
 			if t := cleanSpace(article.Title()); t != "" && !article.keptH1 {
 				out.Title = t
-				keepHeading(node, t)
+				if info.showsTitle(t) {
+					keepHeading(node, t)
+				}
 			}
 		case mode == ExtractMain:
 			out.Warnings = append(out.Warnings, Warning{Code: WarnMainContentNotFound, Message: "no main content was found; the whole page, less what it marks as navigation, sidebars, comments and footers, is returned"})
