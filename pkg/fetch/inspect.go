@@ -18,7 +18,7 @@ type pageInfo struct {
 	// headings are the first maxHeadings <h1>–<h3> of the body, as
 	// letters and digits, lower-cased (headingKey).
 	headings []string
-	baseHref  string
+	baseHref string
 
 	elements       int
 	scripts        int // <script> elements that run code
