@@ -239,3 +239,13 @@ func TestRubyAnnotationsDropped(t *testing.T) {
 		wantLacks(t, out.Markdown, "ぎゃくたい", "ほうりつ", "(")
 	}
 }
+
+func TestDecomposedCharactersComposed(t *testing.T) {
+	// "é" written as "e" and a combining acute accent comes out as one
+	// character (NFC), as every other page writes it.
+	src := "<html><body><p>Cafe\u0301 and Jane\u0301 Koos</p></body></html>"
+	for _, mode := range []Extract{ExtractAuto, ExtractFull} {
+		out := convertMode(t, src, mode)
+		wantContains(t, out.Markdown, "Caf\u00e9 and Jan\u00e9 Koos")
+	}
+}
