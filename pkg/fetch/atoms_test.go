@@ -43,10 +43,23 @@ func TestTitleNotPutBackOverPageHeading(t *testing.T) {
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "Restoring the mill", "BODY-ONE")
 	wantLacks(t, out.Markdown, "TITLE-TEXT")
-	// Without a heading of its own the title is put back.
+	// A page that shows no heading gets none: the title is the
+	// Conversion's, not a line of the page.
 	src = strings.Replace(src, `<h1>Restoring the mill</h1>`, ``, 1)
 	out = convertMode(t, src, ExtractAuto)
-	wantContains(t, out.Markdown, "# TITLE-TEXT")
+	wantLacks(t, out.Markdown, "TITLE-TEXT")
+	if out.Title != "TITLE-TEXT" {
+		t.Errorf("title %q, want TITLE-TEXT", out.Title)
+	}
+}
+
+func TestTitlePutBackWhereThePageShowsIt(t *testing.T) {
+	// Readability drops the heading that repeats the title; the page
+	// showed it (here without the site's name), so it is put back.
+	src := `<html><head><title>The old mill | Village news</title></head><body><div class="story"><h2>The old mill</h2>` +
+		para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + `</div></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "# The old mill", "BODY-ONE")
 }
 
 func TestArticleOfFormLabelsIsNotProse(t *testing.T) {

@@ -169,7 +169,17 @@ func (p *pruner) isChrome(n *html.Node) bool {
 		}
 	}
 	if v == content {
-		v = max(nameVerdict(attr(n, "class")), nameVerdict(attr(n, "id")))
+		if strings.EqualFold(strings.TrimSpace(attr(n, "itemprop")), "description") {
+			// schema.org's description of the page's item: the
+			// lead of the article, whatever its class says ("teaser").
+			return false
+		}
+		v = nameVerdict(attr(n, "class"))
+		if !isHeading(n) {
+			// A heading's id is an anchor made of its words
+			// ("nav_nur_die_folie"), not a name of its role.
+			v = max(v, nameVerdict(attr(n, "id")))
+		}
 	}
 	switch v {
 	case content:

@@ -138,3 +138,13 @@ func TestAuthorBoxBylineTagsDropped(t *testing.T) {
 	wantContains(t, out.Markdown, "BODY-ONE", "BODY-TWO")
 	wantLacks(t, out.Markdown, "BYLINE-NAME", "META-POSTED", "TAG-ONE", "AUTHOR-BIO")
 }
+
+func TestHeadingAnchorIDIsNoName(t *testing.T) {
+	// The heading's id is an anchor made of its words; "nav" in it does
+	// not make the heading navigation. Its class still counts.
+	src := article(`<h3 class="subheading" id="nav_the_wheel__1">ANCHORED-HEADING the wheel</h3>` + para("BODY-WHEEL") +
+		`<h3 class="sidebar-title">CHROME-HEADING</h3>` + para("BODY-GEARS"))
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "ANCHORED-HEADING", "BODY-WHEEL", "BODY-GEARS")
+	wantLacks(t, out.Markdown, "CHROME-HEADING")
+}

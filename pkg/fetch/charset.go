@@ -62,11 +62,15 @@ func toUTF8(body []byte, contentType string, k kind) ([]byte, []Warning) {
 	switch {
 	case first == nil && valid:
 		return body, nil
+	case first == nil && mostlyUTF8(body):
+		// A page cut off mid-character somewhere (a truncated title)
+		// is still UTF-8: its few broken bytes are replaced.
+		return decodeWith(encoding.Nop, "utf-8", body), nil
 	case first == nil:
 		enc, name := detect(body, k)
 		return decodeWith(enc, name, body), nil
-	case firstName == "utf-8" && valid:
-		return body, nil
+	case firstName == "utf-8" && (valid || mostlyUTF8(body)):
+		return decodeWith(first, firstName, body), nil
 	case firstName == "utf-8":
 		enc, name := fallbackEncoding(body, declared, k)
 		return decodeWith(enc, name, body), []Warning{{
@@ -89,6 +93,33 @@ func toUTF8(body []byte, contentType string, k kind) ([]byte, []Warning) {
 	}
 	return decodeWith(first, firstName, body), nil
 }
+
+// mostlyUTF8 reports a body whose non-ASCII text is UTF-8 but for a few
+// stray bytes: at least minUTF8Share valid multi-byte characters for
+// each invalid byte. Legacy text is almost never valid UTF-8 by
+// accident (an accented letter is one high byte between ASCII ones), so
+// its share is near zero.
+func mostlyUTF8(body []byte) bool {
+	good, bad := 0, 0
+	for i := 0; i < len(body); {
+		if body[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(body[i:])
+		if r == utf8.RuneError && n == 1 {
+			bad++
+		} else {
+			good++
+		}
+		i += n
+	}
+	return good > 0 && good >= minUTF8Share*bad
+}
+
+// minUTF8Share is how many valid multi-byte characters per invalid byte
+// make a body UTF-8 with a few broken bytes rather than legacy text.
+const minUTF8Share = 20
 
 func isUTF16(name string) bool { return strings.HasPrefix(name, "utf-16") }
 

@@ -18,6 +18,9 @@ var noiseElements = map[atom.Atom]bool{
 	atom.Map: true, atom.Input: true, atom.Select: true, atom.Option: true,
 	atom.Textarea: true, atom.Button: true, atom.Nav: true, atom.Link: true,
 	atom.Meta: true,
+	// Ruby annotations: the reading of the characters they sit beside
+	// (furigana), which inline Markdown would splice into the text.
+	atom.Rt: true, atom.Rp: true,
 }
 
 // noiseRoles are ARIA roles of navigation chrome.

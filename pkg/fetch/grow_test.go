@@ -82,3 +82,15 @@ func TestGrowthWeighsTextLessHeadings(t *testing.T) {
 		t.Errorf("textLessHeadings = %d, want %d", got, want)
 	}
 }
+
+func TestTeaserNamedDescriptionIsTheLead(t *testing.T) {
+	// The lead is named "teaser" by the page's style but declared the
+	// item's description by its markup: it is not pruned as a teaser.
+	src := `<html><head><title>The mill</title></head><body><div class="page"><div class="story">` +
+		`<header class="entry-header"><h2 class="entry-title">The mill</h2><div class="news-teaser" itemprop="description"><p>LEAD-PARA the old mill by the river stands again after three summers of hard work by its village and its friends</p></div></header>` +
+		`<div class="text">` + para("BODY-ONE") + para("BODY-TWO") + para("BODY-THREE") + para("BODY-FOUR") + `</div>` +
+		`</div><div class="teaser"><p>OTHER-TEASER the baker on the square has opened again after a long and cold winter and sells rye bread</p></div></div></body></html>`
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "LEAD-PARA", "BODY-ONE", "BODY-FOUR")
+	wantLacks(t, out.Markdown, "OTHER-TEASER")
+}

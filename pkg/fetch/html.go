@@ -11,6 +11,7 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/text/unicode/norm"
 )
 
 // minArticleChars is the text an extracted article needs before it is
@@ -85,7 +86,9 @@ func (c *Converter) HTML(ctx context.Context, src []byte, page *url.URL, mode Ex
 			out.Extracted = ExtractMain
 			if t := cleanSpace(article.Title()); t != "" && !article.keptH1 {
 				out.Title = t
-				keepHeading(node, t)
+				if info.showsTitle(t) {
+					keepHeading(node, t)
+				}
 			}
 		case mode == ExtractMain:
 			out.Warnings = append(out.Warnings, Warning{Code: WarnMainContentNotFound, Message: "no main content was found; the whole page, less what it marks as navigation, sidebars, comments and footers, is returned"})
@@ -221,11 +224,18 @@ func keepHeading(article *html.Node, title string) {
 	article.InsertBefore(h, article.FirstChild)
 }
 
-// finishMarkdown trims the converter output and ends it with one newline.
+// finishMarkdown trims the converter output, composes its characters
+// (Unicode NFC) and ends it with one newline. Pages written on some
+// systems spell "é" as "e" and a combining accent, and Bengali's "ড়" as
+// two code points: the same word in two spellings defeats every search
+// and splits a model's tokens.
 func finishMarkdown(md []byte) string {
 	md = bytes.TrimSpace(md)
 	if len(md) == 0 {
 		return ""
+	}
+	if !norm.NFC.IsNormal(md) {
+		md = norm.NFC.Bytes(md)
 	}
 	var b strings.Builder
 	b.Grow(len(md) + 1)

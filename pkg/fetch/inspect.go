@@ -15,7 +15,10 @@ type pageInfo struct {
 	titleText string
 	ogTitle   string
 	h1        string
-	baseHref  string
+	// headings are the first maxHeadings <h1>–<h3> of the body, as
+	// letters and digits, lower-cased (headingKey).
+	headings []string
+	baseHref string
 
 	elements       int
 	scripts        int // <script> elements that run code
@@ -89,6 +92,11 @@ func inspect(doc *html.Node) *pageInfo {
 				info.h1 = cleanSpace(textOf(n))
 			}
 		}
+		if inBody && !hidden && (n.DataAtom == atom.H1 || n.DataAtom == atom.H2 || n.DataAtom == atom.H3) && len(info.headings) < maxHeadings {
+			if k := headingKey(textOf(n)); k != "" {
+				info.headings = append(info.headings, k)
+			}
+		}
 		if isHidden(n) {
 			hidden = true
 		}
@@ -127,6 +135,38 @@ func (p *pageInfo) needsJavaScript() bool {
 		return true
 	}
 	return p.visibleText < 200 && (p.visibleText == 0 || p.srcScripts > 0 || p.inlineScript >= inlineBundleBytes)
+}
+
+// maxHeadings is how many of a page's headings are kept to find its
+// title among them.
+const maxHeadings = 64
+
+// headingKey is s as letters and digits, lower-cased: a heading and a
+// title compare by their words, not their spacing and punctuation.
+func headingKey(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// showsTitle reports whether the page shows the title t as one of its
+// headings: a heading that holds it, or that it holds ("The mill |
+// Village news" over a heading "The mill").
+func (p *pageInfo) showsTitle(t string) bool {
+	k := headingKey(t)
+	if k == "" {
+		return false
+	}
+	for _, h := range p.headings {
+		if strings.Contains(k, h) || strings.Contains(h, k) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *pageInfo) title() string {

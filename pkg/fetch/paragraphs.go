@@ -23,7 +23,7 @@ import (
 // filterArticle removes the boilerplate lines from the article under n.
 func filterArticle(n *html.Node) {
 	var blocks []*html.Node
-	collectLeafBlocks(n, &blocks)
+	collectLines(n, &blocks, true)
 	for _, b := range blocks {
 		if isBoilerLine(b) {
 			remove(b)
@@ -107,6 +107,14 @@ func isBlock(n *html.Node) bool {
 // collectLeafBlocks appends the line blocks under n that hold no other
 // block: the paragraphs, headings and lone lines of the article.
 func collectLeafBlocks(n *html.Node, out *[]*html.Node) bool {
+	return collectLines(n, out, false)
+}
+
+// collectLines is collectLeafBlocks; with spans, a <span> standing
+// alone between blocks is a line too. Only the line filter judges
+// those: a page's notices written as spans are not prose the article
+// grows by.
+func collectLines(n *html.Node, out *[]*html.Node, spans bool) bool {
 	hasBlock := false
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
@@ -116,7 +124,7 @@ func collectLeafBlocks(n *html.Node, out *[]*html.Node) bool {
 			hasBlock = true
 			continue
 		}
-		inner := collectLeafBlocks(c, out)
+		inner := collectLines(c, out, spans)
 		if isBlock(c) {
 			hasBlock = true
 			if !inner && lineBlocks[c.DataAtom] {
@@ -124,9 +132,49 @@ func collectLeafBlocks(n *html.Node, out *[]*html.Node) bool {
 			}
 		} else if inner {
 			hasBlock = true
+		} else if spans && aloneInline[c.DataAtom] && standsAlone(c) {
+			// An inline element between blocks renders as a line
+			// of its own: a section's heading written as a span
+			// ("Mehr zum Thema" above a list), a bold "Von:".
+			*out = append(*out, c)
 		}
 	}
 	return hasBlock
+}
+
+// aloneInline are the inline elements judged as lines when they stand
+// alone between blocks (links are not: a link of the article's own,
+// to a report or a video, often stands so).
+var aloneInline = map[atom.Atom]bool{atom.Span: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.Font: true, atom.Small: true, atom.Label: true, atom.Time: true}
+
+// standsAlone reports an inline element whose siblings, up to the blocks
+// around it, hold no text: it is a line of its own, between blocks.
+func standsAlone(n *html.Node) bool {
+	block := false
+	for _, step := range []func(*html.Node) *html.Node{
+		func(x *html.Node) *html.Node { return x.PrevSibling },
+		func(x *html.Node) *html.Node { return x.NextSibling },
+	} {
+		for s := step(n); s != nil; s = step(s) {
+			if s.Type == html.TextNode {
+				if strings.TrimSpace(s.Data) != "" {
+					return false
+				}
+				continue
+			}
+			if s.Type != html.ElementNode {
+				continue
+			}
+			if isBlock(s) {
+				block = true
+				break
+			}
+			if textLen(s) > 0 {
+				return false
+			}
+		}
+	}
+	return block
 }
 
 // maxBoilerLine is the letters and digits of the longest line judged by
@@ -155,7 +203,7 @@ var boilerOpenings = []string{
 	"credit", "crédit", "titelbild", "beitragsbild", "quelle:", "source:", "źródło",
 	"©", "(c)", "copyright",
 	// meta
-	"posted in", "filed under", "tags:", "schlagwörter", "kategorie", "category:", "permalink",
+	"posted in", "filed under", "tags:", "schlagwörter", "kategorie", "category:", "permalink", "permalien",
 	"this entry was posted", "published", "updated", "aktualisiert", "publiziert", "veröffentlicht",
 	"stand:", "opublikowano", "publikacja", "von:", "by:",
 	"lesezeit", "lesedauer", "reading time", "temps de lecture", "tiempo de lectura", "tempo de leitura",
@@ -223,6 +271,7 @@ var readOnOpenings = []string{
 	"à lire aussi", "lire aussi", "voir aussi", "a lire aussi", "leggi anche", "czytaj też", "czytaj także",
 	"zobacz też", "zobacz także", "lee también", "lea también", "lea más", "lea:", "vea también", "ver también",
 	"mira también", "leia também", "leia mais", "veja também",
+	"le puede interesar", "te puede interesar", "puede interesarte", "también te puede interesar", "auch lesen",
 }
 
 // callOpenings open a call to the reader rather than text of the article:

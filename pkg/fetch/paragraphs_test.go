@@ -42,11 +42,15 @@ func TestBoilerplateLinesDropped(t *testing.T) {
 		`<p>Rate this ARTICLE-RATING</p>` +
 		`<p>Lesezeit: 3 Minuten READING-TIME</p>` +
 		`<p>4 Min Read</p><p>3 Minuten Lesezeit</p>` +
+		`<p>LE PUEDE INTERESAR: SPANISH-POINTER la ficha del alcalde en el tribunal</p>` +
+		`<p>Auch lesen: GERMAN-POINTER</p>` +
+		`<p>Permalien FRENCH-PERMALINK</p>` +
 		`<p>Share this with your friends and READ-MORE-PROSE: a paragraph that opens with a verb of sharing but goes on
 		for long enough to be the article's own text, and so stays where it is.</p>`)
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "BODY-ONE", "BODY-THREE", "READ-MORE-PROSE")
-	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME", "4 Min Read", "Minuten Lesezeit")
+	wantLacks(t, out.Markdown, "LINKED-TEASER", "VOCAB-GERMAN", "Advertisement", "PHOTO-CREDIT", "10:27", "23.10.2018", "NEXT-LINK", "LISTENANSICHT", "ARTICLE-RATING", "READING-TIME", "4 Min Read", "Minuten Lesezeit",
+		"SPANISH-POINTER", "GERMAN-POINTER", "FRENCH-PERMALINK")
 }
 
 func TestTrailingHeadingDropped(t *testing.T) {
@@ -220,4 +224,17 @@ func TestLinesBrokenByBr(t *testing.T) {
 	out := convertMode(t, src, ExtractAuto)
 	wantContains(t, out.Markdown, "BODY-THREE", "ADDRESS-LINE", "Termin: 29.02.2020", "EVENT-PLACE")
 	wantLacks(t, out.Markdown, "SUBSCRIBE-CALL")
+}
+
+func TestInlineLineBetweenBlocks(t *testing.T) {
+	// A span or a bold label standing alone between blocks is a line of
+	// its own; inside a paragraph's text it is not.
+	src := article(`<section><span>Advertisement</span>` + para("BODY-MID") + `<strong>Published: 12.03.2020</strong>` + para("BODY-END") + `</section>` +
+		`<p>The mill's <span>Advertisement</span> INLINE-KEPT painted on its wall in 1920 still shows, faded, under the new roof's eaves.</p>`)
+	out := convertMode(t, src, ExtractAuto)
+	wantContains(t, out.Markdown, "BODY-MID", "BODY-END", "INLINE-KEPT", "mill's Advertisement")
+	if strings.Count(out.Markdown, "Advertisement") != 1 {
+		t.Errorf("the span standing alone is kept:\n%s", out.Markdown)
+	}
+	wantLacks(t, out.Markdown, "12.03.2020")
 }

@@ -113,7 +113,7 @@ func run(dir string, verbose bool, w io.Writer) error {
 	fmt.Fprintln(tw, "mode\tprecision\trecall\tF1")
 	for _, m := range modes {
 		s := sums[m]
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\n", m, s.p/float64(n), s.r/float64(n), s.f/float64(n))
+		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\n", m, s.p/float64(n), s.r/float64(n), s.f/float64(n))
 	}
 	return tw.Flush()
 }
