@@ -231,12 +231,30 @@ func loopsMoveRun(o *LoopsOptions) error {
 	if err != nil {
 		return loopError(err, o.LoopID)
 	}
-	if l.Status == store.LoopActive {
-		if err := scheduleLoop(o.Ctx, o.Factory, l); err != nil {
-			return failedError(err)
-		}
+	if err := rescheduleLoop(o.Ctx, o.Factory, l); err != nil {
+		return failedError(err)
 	}
 	return printLoop(o.Factory, l, l.Status)
+}
+
+// rescheduleLoop makes the queue match a loop whose status just changed:
+// an active loop has its next firing queued, and no loop keeps a firing
+// queued for another time (a paused, resumed or cancelled loop's old one).
+func rescheduleLoop(ctx context.Context, f *Factory, l *store.Loop) error {
+	q, err := openQueue(ctx, f, schedule.Config{})
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	var keep time.Time
+	if l.Status == store.LoopActive {
+		if err := q.ScheduleLoop(ctx, l); err != nil {
+			return err
+		}
+		keep = l.NextRunAt
+	}
+	_, err = q.UnscheduleLoop(ctx, l.ID, keep)
+	return err
 }
 
 // loopError maps a store error about a loop (exit 1).

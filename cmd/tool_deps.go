@@ -120,7 +120,7 @@ func toolDeps(f *Factory, cfg *config.Config) (builtin.Deps, error) {
 	d.FetchCache = pageCache(f)
 	d.Files = f.Files()
 	d.State = log.open
-	d.ScheduleLoop = func(ctx context.Context, l *store.Loop) error { return scheduleLoop(ctx, f, l) }
+	d.ScheduleLoop = func(ctx context.Context, l *store.Loop) error { return rescheduleLoop(ctx, f, l) }
 	d.Resources = newCentre(d, "")
 	if s, err := searchRunner(cfg, "", f.Getenv, log); err != nil {
 		d.Unavailable[websearch.Name] = err.Error()

@@ -3,6 +3,7 @@ package schedule
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +54,7 @@ type client interface {
 	StopAndCancel(ctx context.Context) error
 	Subscribe(kinds ...river.EventKind) (<-chan *river.Event, func())
 	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
+	JobCancel(ctx context.Context, jobID int64) (*rivertype.JobRow, error)
 	ID() string
 }
 
@@ -184,6 +186,35 @@ func (q *Queue) ScheduleLoop(ctx context.Context, l *store.Loop) error {
 	}
 	return nil
 }
+
+// UnscheduleLoop cancels the loop's queued firings, all but the one due at
+// keep (all of them when keep is zero), and returns how many it cancelled.
+// After a pause, a resume (the loop next fires one interval from the
+// resume) or a cancel, such a firing would only be dropped by the worker
+// when due, and `tavo worker status` would count it as scheduled until then.
+func (q *Queue) UnscheduleLoop(ctx context.Context, loopID string, keep time.Time) (int, error) {
+	res, err := q.c.JobList(ctx, river.NewJobListParams().Kinds(KindLoopFire).
+		States(rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStateRetryable).
+		First(maxListedJobs))
+	if err != nil {
+		return 0, fmt.Errorf("reading the queued firings of loop %s: %w", loopID, err)
+	}
+	n := 0
+	for _, j := range res.Jobs {
+		var a LoopFire
+		if json.Unmarshal(j.EncodedArgs, &a) != nil || a.LoopID != loopID || (!keep.IsZero() && a.Due.Equal(keep)) {
+			continue
+		}
+		if _, err := q.c.JobCancel(ctx, j.ID); err != nil && !errors.Is(err, river.ErrNotFound) {
+			return n, fmt.Errorf("cancelling a queued firing of loop %s: %w", loopID, err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// maxListedJobs is the most jobs one listing reads (River's own bound).
+const maxListedJobs = 10000
 
 // ScheduleWake queues the wake-up of a session that run ended waiting.
 func (q *Queue) ScheduleWake(ctx context.Context, sessionID, runID string, at time.Time) error {

@@ -218,6 +218,57 @@ func TestPausedLoopDoesNotFireAndResumeSchedulesIt(t *testing.T) {
 	}
 }
 
+// A loop moved to another status keeps at most the firing it is due for:
+// the one queued before a pause is cancelled, not left to be dropped when
+// due (and counted as scheduled until then).
+func TestUnscheduleLoopCancelsStaleFirings(t *testing.T) {
+	e := newEnv(t, "")
+	ctx := context.Background()
+	l := e.loop(t, "ses_u", 5)
+	other := e.loop(t, "ses_o", 5)
+	// Resumed: a firing one interval later is queued beside the old one.
+	l, err := e.st.SetLoopStatus(ctx, l.ID, store.LoopPaused, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err = e.st.SetLoopStatus(ctx, l.ID, store.LoopActive, ""); err != nil {
+		t.Fatal(err)
+	}
+	resumed := *l
+	resumed.NextRunAt = l.NextRunAt.Add(time.Hour)
+	if err := e.q.ScheduleLoop(ctx, &resumed); err != nil {
+		t.Fatal(err)
+	}
+	scheduled := func() int {
+		t.Helper()
+		st, err := e.q.Stats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Scheduled + st.Due
+	}
+	if n := scheduled(); n != 3 {
+		t.Fatalf("%d firings queued, want 3 (two of this loop, one of the other)", n)
+	}
+	if n, err := e.q.UnscheduleLoop(ctx, l.ID, resumed.NextRunAt); err != nil || n != 1 {
+		t.Fatalf("cancelled %d, %v; want the one from before the resume", n, err)
+	}
+	if n := scheduled(); n != 2 {
+		t.Fatalf("%d firings queued after the resume, want 2", n)
+	}
+	// Cancelled: none of its firings stays; the other loop's does.
+	if n, err := e.q.UnscheduleLoop(ctx, l.ID, time.Time{}); err != nil || n != 1 {
+		t.Fatalf("cancelled %d, %v; want 1", n, err)
+	}
+	st, err := e.q.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Scheduled+st.Due != 1 || !strings.Contains(st.Jobs[0].Args, other.ID) {
+		t.Fatalf("queue after the cancel: %+v", st.Jobs)
+	}
+}
+
 func TestMissedFiringsAreCoalesced(t *testing.T) {
 	e := newEnv(t, "")
 	l := e.loop(t, "ses_c", 10)

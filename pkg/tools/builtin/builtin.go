@@ -46,8 +46,9 @@ type Deps struct {
 	// State opens the store behind the memory, variable and todo tools
 	// (pkg/tools/state) on their first call; nil leaves them out.
 	State func(ctx context.Context) (*store.Store, error)
-	// ScheduleLoop queues a loop's next firing for the worker (the goal
-	// and loop tools come with State); nil leaves it to the worker's start.
+	// ScheduleLoop makes the worker's queue match a loop just created or
+	// moved (loops.Deps.Schedule; the goal and loop tools come with
+	// State); nil leaves it to the worker's start.
 	ScheduleLoop func(ctx context.Context, l *store.Loop) error
 	// Extensions are the config's command tools and MCP servers; nil
 	// leaves them out. The catalog gets the command tools and

@@ -32,8 +32,10 @@ const (
 type Deps struct {
 	// Open opens the store, on the first call.
 	Open func(ctx context.Context) (*store.Store, error)
-	// Schedule queues a loop's next firing; nil leaves it to the worker,
-	// which queues every active loop when it starts.
+	// Schedule makes the queue match a loop just created or moved: the
+	// next firing of an active loop queued, no other firing of it left
+	// queued. nil leaves it to the worker, which queues every active loop
+	// when it starts (and drops a firing its loop no longer wants).
 	Schedule func(ctx context.Context, l *store.Loop) error
 }
 
@@ -52,13 +54,13 @@ func All(d Deps) []tools.Tool {
 				`"max_turns":{"type":"integer","minimum":%d,"maximum":%d,"description":"Most firings (default %d)."}},`+
 				`"required":["prompt","interval_seconds"],"additionalProperties":false}`,
 				minInterval, config.LoopTurnsRange.Min, config.LoopTurnsRange.Max, store.DefaultLoopMaxTurns)), run: create},
-		&tool{d: d, spec: spec(CancelName, "Cancel a loop of this conversation: it fires no more.", idOnly), run: move(store.LoopCancelled, false)},
+		&tool{d: d, spec: spec(CancelName, "Cancel a loop of this conversation: it fires no more.", idOnly), run: move(store.LoopCancelled)},
 		&tool{d: d, spec: spec(CompleteName, "Mark the loop that started this run as completed (its work is done), with a reason.",
 			`{"type":"object","properties":{"reason":{"type":"string","minLength":1}},"required":["reason"],"additionalProperties":false}`), run: complete},
 		&tool{d: d, spec: spec(ListName, "List the loops of this conversation with their status and next firing.",
 			`{"type":"object","properties":{},"additionalProperties":false}`), run: list},
-		&tool{d: d, spec: spec(PauseName, "Pause an active loop of this conversation: no firing until it is resumed.", idOnly), run: move(store.LoopPaused, false)},
-		&tool{d: d, spec: spec(ResumeName, "Resume a paused loop: it next fires one interval from now.", idOnly), run: move(store.LoopActive, true)},
+		&tool{d: d, spec: spec(PauseName, "Pause an active loop of this conversation: no firing until it is resumed.", idOnly), run: move(store.LoopPaused)},
+		&tool{d: d, spec: spec(ResumeName, "Resume a paused loop: it next fires one interval from now.", idOnly), run: move(store.LoopActive)},
 	}
 }
 
@@ -143,7 +145,7 @@ func mine(ctx context.Context, st *store.Store, call *tools.Call, id string) (*s
 	return l, err
 }
 
-func move(status string, schedule bool) func(ctx context.Context, d Deps, st *store.Store, call *tools.Call) (any, error) {
+func move(status string) func(ctx context.Context, d Deps, st *store.Store, call *tools.Call) (any, error) {
 	return func(ctx context.Context, d Deps, st *store.Store, call *tools.Call) (any, error) {
 		var a struct {
 			LoopID string `json:"loop_id"`
@@ -154,7 +156,7 @@ func move(status string, schedule bool) func(ctx context.Context, d Deps, st *st
 		if _, err := mine(ctx, st, call, a.LoopID); err != nil {
 			return nil, err
 		}
-		return setStatus(ctx, d, st, a.LoopID, status, "", schedule)
+		return setStatus(ctx, d, st, a.LoopID, status, "", true)
 	}
 }
 

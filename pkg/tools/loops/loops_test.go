@@ -40,10 +40,12 @@ func TestLoopTools(t *testing.T) {
 	if _, err := call(ctx, CreateName, `{"prompt":"x","interval_seconds":5}`); !errors.As(err, &te) || te.Code != tools.CodeInvalidArguments {
 		t.Fatalf("5 s interval: %v", err)
 	}
-	if res, err = call(ctx, PauseName, `{"loop_id":"`+id+`"}`); err != nil || res.(View).Status != store.LoopPaused {
-		t.Fatalf("pause %+v %v", res, err)
+	// Every move goes to the queue too: a pause's old firing is cancelled
+	// there, a resume's new one queued.
+	if res, err = call(ctx, PauseName, `{"loop_id":"`+id+`"}`); err != nil || res.(View).Status != store.LoopPaused || len(scheduled) != 2 {
+		t.Fatalf("pause %+v %v (scheduled %v)", res, err, scheduled)
 	}
-	if res, err = call(ctx, ResumeName, `{"loop_id":"`+id+`"}`); err != nil || res.(View).Status != store.LoopActive || len(scheduled) != 2 {
+	if res, err = call(ctx, ResumeName, `{"loop_id":"`+id+`"}`); err != nil || res.(View).Status != store.LoopActive || len(scheduled) != 3 {
 		t.Fatalf("resume %+v %v", res, err)
 	}
 	if _, err := call(ctx, CompleteName, `{"reason":"done"}`); !errors.As(err, &te) || te.Code != tools.CodeResourceNotFound {
