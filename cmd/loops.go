@@ -106,20 +106,10 @@ func loopsCreateRun(o *LoopsOptions) error {
 	if err != nil {
 		return storeError(err)
 	}
-	if err := scheduleLoop(o.Ctx, o.Factory, l); err != nil {
+	if err := rescheduleLoop(o.Ctx, o.Factory, l); err != nil {
 		return failedError(err)
 	}
 	return printLoop(o.Factory, l, "created; it first fires at "+l.NextRunAt.Local().Format(time.RFC3339)+" when `tavo worker` runs")
-}
-
-// scheduleLoop queues a loop's next firing for the worker.
-func scheduleLoop(ctx context.Context, f *Factory, l *store.Loop) error {
-	q, err := openQueue(ctx, f, schedule.Config{})
-	if err != nil {
-		return err
-	}
-	defer q.Close()
-	return q.ScheduleLoop(ctx, l)
 }
 
 // NewCmdLoopsList builds `tavo loops list`.
@@ -237,9 +227,10 @@ func loopsMoveRun(o *LoopsOptions) error {
 	return printLoop(o.Factory, l, l.Status)
 }
 
-// rescheduleLoop makes the queue match a loop whose status just changed:
-// an active loop has its next firing queued, and no loop keeps a firing
-// queued for another time (a paused, resumed or cancelled loop's old one).
+// rescheduleLoop makes the worker's queue match a loop just created or
+// moved: an active loop has its next firing queued, and no loop keeps a
+// firing queued for another time (a paused, resumed or cancelled loop's
+// old one).
 func rescheduleLoop(ctx context.Context, f *Factory, l *store.Loop) error {
 	q, err := openQueue(ctx, f, schedule.Config{})
 	if err != nil {

@@ -141,8 +141,9 @@ func codedSQLite(err error) int {
 }
 
 // sqliteEngine is the embedded engine: the database file in the data
-// directory, session locks as file locks beside it (lock_linux.go, lock_unix.go), polling for
-// cross-process news (a read costs microseconds), FTS5 for memory.
+// directory, session locks as file locks beside it (lock_linux.go,
+// lock_unix.go), polling for cross-process news (a read costs
+// microseconds), FTS5 for memory.
 type sqliteEngine struct{ s *Store }
 
 func (e sqliteEngine) Name() string                      { return "sqlite" }
