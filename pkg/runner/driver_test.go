@@ -129,9 +129,11 @@ func TestDriverAnswersBeforeAndAfterTheQuestion(t *testing.T) {
 		t.Fatalf("warnings %q", w.all())
 	}
 	// Cancelled by the driver; bad lines warn.
-	io.WriteString(pw, `{"type":"ask.answer","call_id":"c3","status":"cancelled"}`+"\n")
+	// The bad lines go first: lines are handled in order, so once c3's
+	// answer is seen their warnings have been given.
 	io.WriteString(pw, `{"type":"ask.answer","answer":"x"}`+"\n")
 	io.WriteString(pw, `{"type":"ask.answer","call_id":"c4","answer":5}`+"\n")
+	io.WriteString(pw, `{"type":"ask.answer","call_id":"c3","status":"cancelled"}`+"\n")
 	q.CallID = "c3"
 	if a, _ := asker.Ask(context.Background(), q); a.Status != tools.StatusCancelled || a.Via != "driver" {
 		t.Fatalf("driver cancel %+v", a)
