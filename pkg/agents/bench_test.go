@@ -19,7 +19,7 @@ import (
 )
 
 // runTree runs one root run over p and st, as `tavo run` does.
-func runTree(b *testing.B, st *store.Store, p providers.Provider, limits agents.Limits, prompt string) *runner.Result {
+func runTree(b testing.TB, st *store.Store, p providers.Provider, limits agents.Limits, prompt string) *runner.Result {
 	ctx := context.Background()
 	bd, err := session.Bind(ctx, st, session.BindOptions{Prompt: prompt})
 	if err != nil {

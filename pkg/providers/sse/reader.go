@@ -67,7 +67,9 @@ func NewReaderSize(r io.Reader, maxSize int) *Reader {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxSize
 	}
-	initial := 64 << 10
+	// Provider chunks are far under 4 KiB; the buffer doubles for longer
+	// lines. A bigger start cost every model call 64 KiB of garbage.
+	initial := 4 << 10
 	if initial > maxSize+1 {
 		initial = maxSize + 1
 	}
