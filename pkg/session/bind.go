@@ -283,9 +283,9 @@ func (b *Binding) WriteEvent(e *events.Envelope, line []byte) error {
 			row["error_code"] = p.Error.Code
 		}
 		data, _ := json.Marshal(row)
-		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		defer cancel()
-		if err := b.st.RecordAudit(ctx, "tool", time.Now().UTC(), data); err != nil {
+		// Written with the run's journal: a tool call costs no write of
+		// its own.
+		if err := b.lease.Audit(store.AuditTool, time.Now().UTC(), data); err != nil {
 			return err
 		}
 	case events.RunCompletedP:

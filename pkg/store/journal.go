@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Journal queues one event line for the run's journal; a goroutine writes
@@ -40,6 +42,33 @@ func (l *Lease) Journal(seq int64, eventType string, line []byte) {
 	l.mu.Unlock()
 }
 
+// Audit queues an audit record of a kind ("tool", …) to be written with
+// the run's next journal batch, at the latest by Finish: a tool call costs
+// no write of its own. data must be a JSON object; at zero means now.
+// After Finish it does nothing.
+func (l *Lease) Audit(kind string, at time.Time, data json.RawMessage) error {
+	if kind == "" {
+		return fmt.Errorf("store: storing an audit record: no kind: %w", ErrInvalid)
+	}
+	if !json.Valid(data) {
+		return fmt.Errorf("store: storing a %s audit record: the data is not valid JSON: %w", kind, ErrInvalid)
+	}
+	if at.IsZero() {
+		at = l.s.now()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.finished {
+		return nil
+	}
+	if len(l.audits) >= l.s.journalMax {
+		l.lostAudits++
+		return nil
+	}
+	l.audits = append(l.audits, auditLine{kind: kind, at: toNS(at), data: string(data)})
+	return nil
+}
+
 // kickFlush asks the writer goroutine for a flush now.
 func (l *Lease) kickFlush() {
 	select {
@@ -58,14 +87,21 @@ func (l *Lease) Err() error {
 }
 
 func (l *Lease) journalErr() error {
-	if l.lost > 0 {
-		cause := l.writeErr
-		if cause == nil {
-			cause = errors.New("the journal buffer was full")
-		}
-		return fmt.Errorf("store: journal of run %s: %d events could not be stored: %w", l.runID, l.lost, cause)
+	if l.lost == 0 && l.lostAudits == 0 {
+		return l.writeErr
 	}
-	return l.writeErr
+	cause := l.writeErr
+	if cause == nil {
+		cause = errors.New("the journal buffer was full")
+	}
+	what := fmt.Sprintf("%d events", l.lost)
+	switch {
+	case l.lost == 0:
+		what = fmt.Sprintf("%d audit records", l.lostAudits)
+	case l.lostAudits > 0:
+		what += fmt.Sprintf(" and %d audit records", l.lostAudits)
+	}
+	return fmt.Errorf("store: journal of run %s: %s could not be stored: %w", l.runID, what, cause)
 }
 
 // flush writes the queued lines, at most journalTxMax per transaction. A
@@ -77,13 +113,18 @@ func (l *Lease) flush() {
 		n := min(len(l.pending), journalTxMax)
 		batch := l.pending[:n:n]
 		l.pending = l.pending[n:]
+		audits := l.audits
+		l.audits = nil
 		l.mu.Unlock()
-		if n == 0 {
+		if n == 0 && len(audits) == 0 {
 			return
 		}
 		ctx := context.Background()
 		err := l.s.write(ctx, "journaling events of run "+l.runID, func(tx *sql.Tx) error {
-			return insertEvents(ctx, tx, l.runID, batch)
+			if err := insertEvents(ctx, tx, l.runID, batch); err != nil {
+				return err
+			}
+			return insertAudits(ctx, tx, audits)
 		})
 		if err == nil {
 			l.s.engine().Notify(ctx, TopicJournal, l.runID)
@@ -91,8 +132,9 @@ func (l *Lease) flush() {
 		l.mu.Lock()
 		if err != nil {
 			l.pending = append(batch, l.pending...)
+			l.audits = append(audits, l.audits...)
 			l.writeErr = err
-		} else if l.lost == 0 {
+		} else if l.lost == 0 && l.lostAudits == 0 {
 			l.writeErr = nil
 		}
 		l.drained.Broadcast()
@@ -133,4 +175,14 @@ func insertEvents(ctx context.Context, tx *sql.Tx, runID string, batch []journal
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE runs SET events = events + ? WHERE id = ?`, n, runID)
 	return err
+}
+
+// insertAudits stores queued audit records.
+func insertAudits(ctx context.Context, tx *sql.Tx, rows []auditLine) error {
+	for _, a := range rows {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO audit (kind, time, data) VALUES (?, ?, ?)`, a.kind, a.at, a.data); err != nil {
+			return err
+		}
+	}
+	return nil
 }

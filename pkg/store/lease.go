@@ -57,9 +57,12 @@ type Lease struct {
 	mu       sync.Mutex
 	drained  *sync.Cond // signalled after each journal write attempt
 	pending  []journalLine
-	writeErr error // the last journal write error, nil after a success
-	lost     int   // journal lines dropped or never written
-	finished bool
+	audits   []auditLine // audit records waiting, written with the journal
+	writeErr error       // the last journal write error, nil after a success
+	lost     int         // journal lines dropped or never written
+	// lostAudits counts audit records dropped or never written.
+	lostAudits int
+	finished   bool
 
 	kick      chan struct{}
 	stop      chan struct{}
@@ -73,6 +76,14 @@ type Lease struct {
 	// with notifications; nil otherwise); unwatch stops it.
 	cancelNote <-chan struct{}
 	unwatch    func()
+}
+
+// auditLine is an audit record a Lease writes with its next journal
+// batch.
+type auditLine struct {
+	kind string
+	at   int64
+	data string
 }
 
 type journalLine struct {
@@ -212,8 +223,8 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 	defer l.lock.Release()
 
 	l.mu.Lock()
-	batch := l.pending
-	l.pending = nil
+	batch, audits := l.pending, l.audits
+	l.pending, l.audits = nil, nil
 	l.mu.Unlock()
 
 	var sum any
@@ -230,13 +241,17 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 		if err := insertEvents(ctx, tx, l.runID, batch); err != nil {
 			return err
 		}
+		if err := insertAudits(ctx, tx, audits); err != nil {
+			return err
+		}
 		return end(tx)
 	})
-	if err != nil && len(batch) > 0 {
+	if err != nil && len(batch)+len(audits) > 0 {
 		// Record the end without the events rather than leave the run
 		// looking alive.
 		l.mu.Lock()
 		l.lost += len(batch)
+		l.lostAudits += len(audits)
 		l.writeErr = err
 		l.mu.Unlock()
 		err = l.s.write(ctx, op, end)

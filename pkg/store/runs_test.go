@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBeginRunAndFinish(t *testing.T) {
@@ -349,5 +350,44 @@ func TestJournalBackpressure(t *testing.T) {
 	err := l.Finish(ctxb(), "completed", 0, nil)
 	if err == nil || !strings.Contains(err.Error(), "could not be stored") {
 		t.Fatalf("Finish after lost lines: %v", err)
+	}
+}
+
+// TestLeaseAudit: a run's audit records are written with its journal (by a
+// flush or at the latest by Finish), in order; bad records are refused at
+// once; records that cannot be written are counted in Finish's error, and
+// the run still ends.
+func TestLeaseAudit(t *testing.T) {
+	s, _ := openTest(t)
+	mustSession(t, s, "ses_1")
+	l := mustBegin(t, s, "run_1", "ses_1")
+	wantErr(t, l.Audit("", time.Time{}, json.RawMessage(`{}`)), ErrInvalid)
+	wantErr(t, l.Audit(AuditTool, time.Time{}, json.RawMessage(`{bad`)), ErrInvalid)
+	must(t, l.Audit(AuditTool, time.Time{}, json.RawMessage(`{"call_id":"c1"}`)))
+	l.flush()
+	rows, _, err := s.ListAudit(ctxb(), AuditTool, 10, "")
+	if err != nil || len(rows) != 1 || !strings.Contains(string(rows[0].Data), "c1") || rows[0].Time.IsZero() {
+		t.Fatalf("after a flush: %+v %v", rows, err)
+	}
+	must(t, l.Audit(AuditTool, time.Time{}, json.RawMessage(`{"call_id":"c2"}`)))
+	must(t, l.Finish(ctxb(), "completed", 0, nil))
+	must(t, l.Audit(AuditTool, time.Time{}, json.RawMessage(`{"call_id":"late"}`))) // after Finish: nothing
+	rows, _, _ = s.ListAudit(ctxb(), AuditTool, 10, "")
+	if len(rows) != 2 || !strings.Contains(string(rows[0].Data), "c2") {
+		t.Fatalf("after Finish: %+v", rows)
+	}
+
+	if _, err := s.db.Exec(`CREATE TRIGGER jam BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'jammed'); END`); err != nil {
+		t.Fatal(err)
+	}
+	l = mustBegin(t, s, "run_2", "ses_1")
+	l.Journal(1, "ok", []byte(`{"seq":1}`))
+	must(t, l.Audit(AuditTool, time.Time{}, json.RawMessage(`{"call_id":"c3"}`)))
+	err = l.Finish(ctxb(), "completed", 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "1 events and 1 audit records could not be stored") {
+		t.Fatalf("Finish with an unwritable audit: %v", err)
+	}
+	if r, _ := s.GetRun(ctxb(), "run_2"); r.Status != "completed" {
+		t.Fatalf("run end not recorded: %+v", r)
 	}
 }
