@@ -152,6 +152,17 @@ const insertRows = 128
 // insertEvents stores journal lines and counts them on the run. A seq
 // already stored is kept as it was (a line is journaled once).
 func insertEvents(ctx context.Context, tx *sql.Tx, runID string, batch []journalLine) error {
+	n, err := insertEventRows(ctx, tx, runID, batch)
+	if err != nil || n == 0 {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE runs SET events = events + ? WHERE id = ?`, n, runID)
+	return err
+}
+
+// insertEventRows stores journal lines and returns how many were new; the
+// caller counts them on the run.
+func insertEventRows(ctx context.Context, tx *sql.Tx, runID string, batch []journalLine) (int64, error) {
 	var n int64
 	args := make([]any, 0, 4*insertRows)
 	for len(batch) > 0 {
@@ -164,17 +175,13 @@ func insertEvents(ctx context.Context, tx *sql.Tx, runID string, batch []journal
 			strings.Repeat("(?, ?, ?, ?), ", k-1) + `(?, ?, ?, ?) ON CONFLICT (run_id, seq) DO NOTHING`
 		res, err := tx.ExecContext(ctx, q, args...)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		added, _ := res.RowsAffected()
 		n += added
 		batch = batch[k:]
 	}
-	if n == 0 {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `UPDATE runs SET events = events + ? WHERE id = ?`, n, runID)
-	return err
+	return n, nil
 }
 
 // insertAudits stores queued audit records.

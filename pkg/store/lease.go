@@ -123,23 +123,26 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 	now := toNS(s.now())
 	err = s.write(ctx, op, func(tx *sql.Tx) error {
 		if meta.Child != nil {
+			// A session made in this transaction has no runs, and its
+			// last use is now: nothing to check, mark or touch.
 			if _, err := createChild(ctx, tx, sessionID, *meta.Child, now); err != nil {
 				return err
 			}
-		}
-		if err := sessionExists(ctx, tx, sessionID); err != nil {
-			return err
-		}
-		// We hold the lock, so any run still "running" here is a dead one.
-		if _, err := markInterrupted(ctx, tx, sessionID, now); err != nil {
-			return err
+		} else {
+			if err := sessionExists(ctx, tx, sessionID); err != nil {
+				return err
+			}
+			// We hold the lock, so any run still "running" here is a dead one.
+			if _, err := markInterrupted(ctx, tx, sessionID, now); err != nil {
+				return err
+			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, status, started_at, profile, provider, model, pid, parent_run_id)
 			VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)`, runID, sessionID, now, meta.Profile, meta.Provider, meta.Model, meta.PID, meta.ParentRunID)
 		if sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT {
 			return fmt.Errorf("run id %s is already used: %w", runID, ErrInvalid)
 		}
-		if err != nil {
+		if err != nil || meta.Child != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE sessions SET last_used_at = MAX(last_used_at, ?) WHERE id = ?`, now, sessionID)
@@ -231,20 +234,31 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 	if len(summary) > 0 {
 		sum = string(summary)
 	}
-	end := func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, ended_at = ?, exit_code = ?, summary = ? WHERE id = ? AND status = 'running'`,
-			status, toNS(l.s.now()), exitCode, sum, l.runID)
+	// end records the run's end and counts the new journal lines on it,
+	// in one statement.
+	end := func(tx *sql.Tx, events int64) error {
+		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, ended_at = ?, exit_code = ?, summary = ?, events = events + ? WHERE id = ? AND status = 'running'`,
+			status, toNS(l.s.now()), exitCode, sum, events, l.runID)
+		if err != nil || events == 0 {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			// Already ended (marked interrupted from outside): the lines
+			// are still counted.
+			_, err = tx.ExecContext(ctx, `UPDATE runs SET events = events + ? WHERE id = ?`, events, l.runID)
+		}
 		return err
 	}
 	op := "finishing run " + l.runID
 	err := l.s.write(ctx, op, func(tx *sql.Tx) error {
-		if err := insertEvents(ctx, tx, l.runID, batch); err != nil {
+		n, err := insertEventRows(ctx, tx, l.runID, batch)
+		if err != nil {
 			return err
 		}
 		if err := insertAudits(ctx, tx, audits); err != nil {
 			return err
 		}
-		return end(tx)
+		return end(tx, n)
 	})
 	if err != nil && len(batch)+len(audits) > 0 {
 		// Record the end without the events rather than leave the run
@@ -254,7 +268,7 @@ func (l *Lease) finish(ctx context.Context, status string, exitCode int, summary
 		l.lostAudits += len(audits)
 		l.writeErr = err
 		l.mu.Unlock()
-		err = l.s.write(ctx, op, end)
+		err = l.s.write(ctx, op, func(tx *sql.Tx) error { return end(tx, 0) })
 	}
 	if err == nil {
 		l.s.engine().Notify(ctx, TopicJournal, l.runID)
