@@ -660,13 +660,16 @@ func (r *run) visibleSpecs() []providers.ToolSpec {
 	if r.vis == nil {
 		return nil
 	}
-	var specs []providers.ToolSpec
-	for _, name := range r.vis.Visible() {
-		t, ok := r.opts.Catalog.Get(name)
+	names := r.vis.Visible()
+	specs := make([]providers.ToolSpec, 0, len(names))
+	for _, name := range names {
+		// The spec the catalog took when the tool was added: the one its
+		// arguments are validated against, and no tool builds it again
+		// for every request.
+		s, ok := r.opts.Catalog.SpecOf(name)
 		if !ok {
 			continue
 		}
-		s := t.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
 	return specs
