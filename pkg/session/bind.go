@@ -307,6 +307,12 @@ func (b *Binding) WatchCancel(ctx context.Context, cancel context.CancelCauseFun
 		select {
 		case <-b.lease.Cancelled():
 			cancel(&runner.StopCause{Reason: "cancelled by `tavo runs cancel`", ExitCode: events.ExitInterrupted})
+		case <-b.lease.Lost():
+			// Another machine took the session after this one missed its
+			// heartbeats: its store has marked this run interrupted, and
+			// going on would write beside the new holder.
+			cancel(&runner.StopCause{Reason: "the session's lease was lost: another machine took the session after this one missed its heartbeats",
+				ExitCode: events.ExitInterrupted, Status: events.StatusInterrupted, Code: "interrupted"})
 		case <-ctx.Done():
 		}
 	}()

@@ -66,6 +66,13 @@ type SessionLock interface {
 	Release()
 }
 
+// LosableLock is a SessionLock that can be lost while held: a lease that
+// expired (its heartbeats failed) and that another machine then took.
+// Lost is closed when the holder finds out.
+type LosableLock interface {
+	Lost() <-chan struct{}
+}
+
 // Topic names a kind of cross-process notification.
 type Topic string
 

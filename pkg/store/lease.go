@@ -68,6 +68,7 @@ type Lease struct {
 	stop      chan struct{}
 	done      chan struct{}
 	cancelled chan struct{}
+	lockLost  chan struct{} // closed when the session's lock was lost
 
 	finishOnce sync.Once
 	finishErr  error
@@ -158,6 +159,7 @@ func (s *Store) BeginRun(ctx context.Context, runID, sessionID string, meta RunM
 		stop:      make(chan struct{}),
 		done:      make(chan struct{}),
 		cancelled: make(chan struct{}),
+		lockLost:  make(chan struct{}),
 	}
 	l.drained = sync.NewCond(&l.mu)
 	// Watch before the loop starts, and look once after, so a cancel
@@ -196,6 +198,12 @@ func (l *Lease) AppendMessages(ctx context.Context, round int, msgs []providers.
 // Cancelled is closed when a cancel was requested for this run (by
 // Store.RequestCancel, from any process). Polling stops at Finish.
 func (l *Lease) Cancelled() <-chan struct{} { return l.cancelled }
+
+// Lost is closed when the run's hold on its session was lost (a shared
+// store's lease, taken by another machine after this one missed its
+// heartbeats): the session may now be another run's, so this one must
+// stop. On the embedded engine a lock is never lost.
+func (l *Lease) Lost() <-chan struct{} { return l.lockLost }
 
 // Finish flushes the journal, records the run's end (status is
 // run.completed's status, summary its payload) and releases the session.
@@ -296,10 +304,17 @@ func (l *Lease) loop() {
 	if l.cancelNote != nil {
 		l.pollCancel()
 	}
+	var lockLost <-chan struct{}
+	if ll, ok := l.lock.(LosableLock); ok {
+		lockLost = ll.Lost()
+	}
 	for {
 		select {
 		case <-l.stop:
 			return
+		case <-lockLost:
+			close(l.lockLost)
+			lockLost = nil
 		case <-l.cancelNote:
 			l.pollCancel()
 		case <-flush.C:

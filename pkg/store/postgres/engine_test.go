@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tavo-cli/tavo/pkg/events"
+	"github.com/tavo-cli/tavo/pkg/runner"
+	"github.com/tavo-cli/tavo/pkg/session"
 	"github.com/tavo-cli/tavo/pkg/store"
 	"github.com/tavo-cli/tavo/pkg/store/postgres"
 )
@@ -196,4 +199,57 @@ func TestFollowByNotification(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestStolenLeaseStopsTheRun: a holder whose lease was taken by another
+// store (it expired while the holder's heartbeats failed) finds out at its
+// next heartbeat; the session binding then stops the run as interrupted,
+// so two machines never write one session together.
+func TestStolenLeaseStopsTheRun(t *testing.T) {
+	u := schemaURL(t, t.Name())
+	opts := postgres.Options{LeaseTTL: 600 * time.Millisecond}
+	eng, err := postgres.Open(context.Background(), u, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.OpenEngine(context.Background(), t.TempDir(), eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b, err := session.Bind(context.Background(), st, session.BindOptions{Prompt: "work"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	b.WatchCancel(ctx, cancel)
+	// Another machine holds the lease now, as after an expiry.
+	if _, err := eng.DB().Exec(`UPDATE session_leases SET holder = 'another-machine' WHERE session_id = $1`, b.SessionID()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the run was not stopped after its lease was taken")
+	}
+	var sc *runner.StopCause
+	if !errors.As(context.Cause(ctx), &sc) || sc.Status != events.StatusInterrupted || !strings.Contains(sc.Reason, "lease was lost") {
+		t.Fatalf("cause %v", context.Cause(ctx))
+	}
+	// A lease still ours is never reported lost.
+	b2, err := session.Bind(context.Background(), st, session.BindOptions{Prompt: "more"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithCancelCause(context.Background())
+	defer cancel2(nil)
+	b2.WatchCancel(ctx2, cancel2)
+	select {
+	case <-ctx2.Done():
+		t.Fatalf("a held lease stopped its run: %v", context.Cause(ctx2))
+	case <-time.After(time.Second): // five heartbeats
+	}
+	b2.Finish(context.Background(), &runner.Result{Status: events.StatusCompleted})
+	b.Finish(context.Background(), &runner.Result{Status: events.StatusInterrupted, ExitCode: events.ExitInterrupted})
 }

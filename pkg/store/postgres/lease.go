@@ -27,7 +27,7 @@ func (e *Engine) LockSession(ctx context.Context, sessionID string) (store.Sessi
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return nil, false, nil
 	}
-	l := &lease{e: e, sessionID: sessionID, holder: holder, stop: make(chan struct{}), done: make(chan struct{})}
+	l := &lease{e: e, sessionID: sessionID, holder: holder, stop: make(chan struct{}), done: make(chan struct{}), lost: make(chan struct{})}
 	go l.beat()
 	return l, true, nil
 }
@@ -45,12 +45,18 @@ type lease struct {
 	holder    string
 	stop      chan struct{}
 	done      chan struct{}
+	lost      chan struct{} // closed when a beat finds the lease taken
 	once      sync.Once
 }
 
+// Lost is closed when a heartbeat found the lease held by someone else:
+// it expired (beats failed for its whole life) and another store took it.
+func (l *lease) Lost() <-chan struct{} { return l.lost }
+
 // beat renews the lease every third of its life until Release. A failed
 // renewal is tried again at the next beat; the lease survives two missed
-// beats.
+// beats. A renewal that finds the lease no longer ours closes lost and
+// stops beating.
 func (l *lease) beat() {
 	defer close(l.done)
 	t := time.NewTicker(l.e.ttl / 3)
@@ -61,9 +67,15 @@ func (l *lease) beat() {
 			return
 		case <-t.C:
 			ctx, cancel := context.WithTimeout(context.Background(), l.e.ttl/3)
-			_, _ = l.e.db.ExecContext(ctx, `UPDATE session_leases SET expires_at = tavo_now_ns() + ?
+			res, err := l.e.db.ExecContext(ctx, `UPDATE session_leases SET expires_at = tavo_now_ns() + ?
 				WHERE session_id = ? AND holder = ?`, l.e.ttl.Nanoseconds(), l.sessionID, l.holder)
 			cancel()
+			if err == nil {
+				if n, err := res.RowsAffected(); err == nil && n == 0 {
+					close(l.lost)
+					return
+				}
+			}
 		}
 	}
 }
