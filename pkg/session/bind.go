@@ -301,7 +301,8 @@ func (b *Binding) WriteEvent(e *events.Envelope, line []byte) error {
 }
 
 // WatchCancel stops the run, through cancel, when another process asks
-// (tavo runs cancel), until ctx ends.
+// (tavo runs cancel) or when the session's lease was lost to another
+// machine (a shared store), until ctx ends.
 func (b *Binding) WatchCancel(ctx context.Context, cancel context.CancelCauseFunc) {
 	go func() {
 		select {
