@@ -253,6 +253,15 @@ CREATE INDEX loops_by_session ON loops (session_id, created_at);
 
 ALTER TABLE runs ADD COLUMN wake_at BIGINT NOT NULL DEFAULT 0;
 `,
+	// 5: memory search folds diacritics ("cafe" finds "café"), as SQLite's
+	// FTS5 does: the search column is rebuilt over the folded text
+	// (fold.go). PostgreSQL only; SQLite's schema does not change.
+	`
+ALTER TABLE memory_items DROP COLUMN search;
+ALTER TABLE memory_items ADD COLUMN search tsvector
+	GENERATED ALWAYS AS (to_tsvector('simple', translate(content, '` + foldFrom + `', '` + foldTo + `'))) STORED;
+CREATE INDEX memory_items_search ON memory_items USING GIN (search);
+`,
 }
 
 // migrateLockKey is the session-level advisory lock Migrate holds, so two

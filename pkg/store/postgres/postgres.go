@@ -126,7 +126,8 @@ func (e *Engine) Close() error {
 // MemorySearch matches each word of text as a word or the start of one
 // (a prefix query over the notes' tsvector, 'simple' configuration: no
 // stemming, as FTS5's unicode61), any word sufficing, ranked by ts_rank
-// negated so that lower sorts first as the store expects.
+// negated so that lower sorts first as the store expects. Words are folded
+// as the notes are (foldDiacritics), so accents never matter.
 func (e *Engine) MemorySearch(text string) (string, any) {
 	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	if len(words) == 0 {
@@ -137,7 +138,7 @@ func (e *Engine) MemorySearch(text string) (string, any) {
 	}
 	for i, w := range words {
 		// Letters and digits only: nothing here is tsquery syntax.
-		words[i] = "'" + strings.ToLower(w) + "':*"
+		words[i] = "'" + strings.ToLower(foldDiacritics(w)) + "':*"
 	}
 	return `SELECT m.id, m.content, m.created_at, m.updated_at, -ts_rank(m.search, q) AS rank
 		FROM memory_items m, to_tsquery('simple', ?) q

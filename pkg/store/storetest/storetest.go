@@ -335,6 +335,14 @@ func testMemory(t *testing.T, open Opener) {
 	if len(m.Items) != 3 {
 		t.Fatalf("memory %+v", m)
 	}
+	// Accents and case never matter, either way round.
+	get(s.SaveMemoryItem(ctx(), "Café au lait at the Ştefan Hôtel"))(t)
+	get(s.SaveMemoryItem(ctx(), "The cafe downstairs opens at seven"))(t)
+	for q, want := range map[string]int{"cafe": 2, "CAFÉ": 2, "stefan": 1, "ŞTEFAN hotel": 1, "hôtel": 1} {
+		if hits := get(s.SearchMemory(ctx(), q, 0))(t); len(hits) != want {
+			t.Errorf("%q: %d hits, want %d: %+v", q, len(hits), want, hits)
+		}
+	}
 }
 
 func testVariables(t *testing.T, open Opener) {
