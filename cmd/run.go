@@ -263,6 +263,15 @@ func runRun(o *RunOptions) error {
 		_ = bound.Finish(ctx, res)
 		return usageError(err)
 	}
+	if o.Goal != "" {
+		// A resume of a run killed before its first round starts from the
+		// prompt: with the goal's note, or the model never learns the goal.
+		if err := bound.SetResumePrompt(ctx, s.opts.Prompt); err != nil {
+			res := &runner.Result{Status: events.StatusFailed, ExitCode: events.ExitFailed, Err: &events.ErrorInfo{Code: "store_failed", Message: err.Error()}}
+			_ = bound.Finish(ctx, res)
+			return failedError(err)
+		}
+	}
 
 	src := runner.AskSources{}
 	if f.IO.IsStdinTTY() || f.IO.IsStderrTTY() {

@@ -31,6 +31,18 @@ type resumePoint struct {
 	Program string `json:"program,omitempty"`
 }
 
+// SetResumePrompt replaces the prompt a resume of this run would start
+// from, for a prompt the command completed after Bind (a --goal run's
+// note, which names the goal made in the bound session). A run that kept
+// no prompt (it continues a resumed run's history) is left as it is.
+func (b *Binding) SetResumePrompt(ctx context.Context, pm providers.Message) error {
+	if b.resumePoint.Prompt == nil {
+		return nil
+	}
+	b.resumePoint.Prompt = &pm
+	return b.saveResumePoint(ctx)
+}
+
 // CheckResumable says early, before anything starts, whether a run can
 // be resumed, and returns it: only a run that ended input_required or
 // interrupted, that no run resumed yet and after which its session saw no
