@@ -51,10 +51,25 @@ erow "\`session read\` 100-message page, 10,000 stored" 'Engine/ReadMessagesPage
 erow "\`file ls\` page of 100 over 10,000 files" 'Engine/FileList' ms/page "< 50 ms"
 erow "\`runs events --follow\`: journaled → followed in another process" 'Engine/FollowLatency' ms/event "≤ 50 ms"
 erow "\`runs cancel\` → the run in another process sees it" 'Engine/CancelLatency' ms/cancel "≤ 1 s (SPEC §15)"
-res=$(go test ./pkg/resources/ -run '^$' -bench 'WorkspacePages' -benchtime 4000x)
+# Run from this shell, not under `go test`, for its peak RSS (see below).
+go test -c -o "$(dirname "$bin")/resources.test" ./pkg/resources/
+res=$("$(dirname "$bin")/resources.test" -test.run '^$' -test.bench 'WorkspacePages' -test.benchtime 4000x)
 rmetric() { echo "$res" | awk -v u="$1" '{ for (i = 1; i <= NF; i++) if ($i == u) print $(i-1) }' | head -1; }
 row "\`tavo_read\` page of a 100 MiB workspace file" "$(rmetric ms/page) ms" "< 5 ms"
 row "reading a 100 MiB workspace file page by page, peak RSS" "$(rmetric MiB-peak-rss) MiB" "< 50 MiB"
+# Sub-agents (issue 17): a root that starts 1 or 4 async children against the
+# zero-latency fake (medians of 200 trees), and the peak RSS of 16 children run
+# four at a time (a process of its own).
+agents=$(go test ./pkg/agents/ -run '^$' -bench 'AsyncChildren$/^children=' -benchtime 200x)
+amedian() { echo "$agents" | awk -v b="children=$1-" '$1 ~ b { for (i = 1; i <= NF; i++) if ($i == "p50-ms") print $(i-1) }' | head -1; }
+a1=$(amedian 1) a4=$(amedian 4)
+row "4 async children vs 1, zero-latency fake (tree medians)" "$a1 → $a4 ms ($(awk -v a="$a1" -v b="$a4" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "?" }')×)" "≤ 1.5×"
+# The test binaries with a peak-RSS row run from this shell, not under `go
+# test`: Linux carries a process's peak RSS across fork and exec, so a child
+# of the go command starts with the go command's (about 35 MiB).
+go test -c -o "$(dirname "$bin")/agents.test" ./pkg/agents/
+rss16=$("$(dirname "$bin")/agents.test" -test.run '^$' -test.bench 'TreeRSS/children=16' -test.benchtime 20x | awk '{ for (i = 1; i <= NF; i++) if ($i == "peak-RSS-MiB") print $(i-1) }' | head -1)
+row "16 sub-agents, four at a time: peak RSS of the process" "$rss16 MiB" "report"
 
 # Main-content extraction on ../shared/extract-corpus (issue 21): a row per mode, and the per-page
 # scores in $EXTRACT_TSV so two runs can be diffed. The corpus lives beside the clone, not in it.
