@@ -47,19 +47,27 @@ func (s *Store) RecordSearch(ctx context.Context, rec search.SearchRecord) error
 // data is its JSON object, at its time (zero means now).
 func (s *Store) RecordAudit(ctx context.Context, kind string, at time.Time, data json.RawMessage) error {
 	op := "storing a " + kind + " audit record"
-	if kind == "" {
-		return fmt.Errorf("store: storing an audit record: no kind: %w", ErrInvalid)
-	}
-	if !json.Valid(data) {
-		return fmt.Errorf("store: %s: the data is not valid JSON: %w", op, ErrInvalid)
+	if err := checkAudit(kind, data); err != nil {
+		return err
 	}
 	if at.IsZero() {
 		at = s.now()
 	}
 	return s.write(ctx, op, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO audit (kind, time, data) VALUES (?, ?, ?)`, kind, toNS(at), string(data))
-		return err
+		return insertAudits(ctx, tx, []auditLine{{kind: kind, at: toNS(at), data: string(data)}})
 	})
+}
+
+// checkAudit refuses an audit record without a kind or whose data is not
+// JSON, as RecordAudit and Lease.Audit take them.
+func checkAudit(kind string, data json.RawMessage) error {
+	if kind == "" {
+		return fmt.Errorf("store: storing an audit record: no kind: %w", ErrInvalid)
+	}
+	if !json.Valid(data) {
+		return fmt.Errorf("store: storing a %s audit record: the data is not valid JSON: %w", kind, ErrInvalid)
+	}
+	return nil
 }
 
 // ListAudit returns up to limit (0 = 50, at most 500) audit records of one

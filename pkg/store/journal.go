@@ -47,11 +47,8 @@ func (l *Lease) Journal(seq int64, eventType string, line []byte) {
 // no write of its own. data must be a JSON object; at zero means now.
 // After Finish it does nothing.
 func (l *Lease) Audit(kind string, at time.Time, data json.RawMessage) error {
-	if kind == "" {
-		return fmt.Errorf("store: storing an audit record: no kind: %w", ErrInvalid)
-	}
-	if !json.Valid(data) {
-		return fmt.Errorf("store: storing a %s audit record: the data is not valid JSON: %w", kind, ErrInvalid)
+	if err := checkAudit(kind, data); err != nil {
+		return err
 	}
 	if at.IsZero() {
 		at = l.s.now()

@@ -206,17 +206,7 @@ func TestFollowByNotification(t *testing.T) {
 // next heartbeat; the session binding then stops the run as interrupted,
 // so two machines never write one session together.
 func TestStolenLeaseStopsTheRun(t *testing.T) {
-	u := schemaURL(t, t.Name())
-	opts := postgres.Options{LeaseTTL: 600 * time.Millisecond}
-	eng, err := postgres.Open(context.Background(), u, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.OpenEngine(context.Background(), t.TempDir(), eng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	eng, st := openEngineURL(t, schemaURL(t, t.Name()), postgres.Options{LeaseTTL: 600 * time.Millisecond})
 	b, err := session.Bind(context.Background(), st, session.BindOptions{Prompt: "work"})
 	if err != nil {
 		t.Fatal(err)

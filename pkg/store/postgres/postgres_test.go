@@ -19,6 +19,14 @@ func schemaURL(t testing.TB, _ string) string { return pgtest.SchemaURL(t, "t") 
 
 func openURL(t *testing.T, u string, opts postgres.Options) *store.Store {
 	t.Helper()
+	_, s := openEngineURL(t, u, opts)
+	return s
+}
+
+// openEngineURL opens a store on the PostgreSQL schema at u and returns its
+// engine too; the store is closed when the test ends.
+func openEngineURL(t *testing.T, u string, opts postgres.Options) (*postgres.Engine, *store.Store) {
+	t.Helper()
 	eng, err := postgres.Open(context.Background(), u, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +36,7 @@ func openURL(t *testing.T, u string, opts postgres.Options) *store.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s
+	return eng, s
 }
 
 func TestConformance(t *testing.T) {
